@@ -1,0 +1,96 @@
+#pragma once
+// SASS opcode classification per architecture: which functional unit executes an
+// opcode, which memory space it touches and how, whether it is a barrier, exit or
+// branch, and how many registers its first destination really writes.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "isa/arch.h"
+
+namespace sassim::isa {
+
+// Functional-unit class that executes an instruction (the pipe it is dispatched to).
+enum class UnitClass : std::uint8_t {
+  kIntAlu,      // integer and logic ALU (IADD3, LOP3, ISETP, SHF, ...)
+  kIntMad,      // integer multiply-add (IMAD, XMAD)
+  kFp32,        // FP32 FMA pipe (FADD, FFMA, FMUL, FSETP, ...)
+  kFp64,        // FP64 pipe (DADD, DFMA, DMUL, ...)
+  kFp16,        // packed half pipe (HADD2, HFMA2, ...)
+  kSfu,         // multi-function unit (MUFU.*)
+  kConversion,  // conversions (F2F, F2I, I2F, F2FP, ...)
+  kTensor,      // tensor core (HMMA, IMMA, DMMA, BMMA, HGMMA, ...)
+  kMemory,      // load/store pipe (LDG, STG, LDS, LDSM, LDGSTS, ATOM, ...)
+  kBranch,      // control flow (BRA, CALL, RET, BSSY, BSYNC, EXIT, BAR, ...)
+  kUniform,     // uniform datapath (UIADD3, UMOV, ULDC, S2UR, ...)
+  kMisc,        // everything else issued without a data pipe (NOP, S2R, CS2R, P2R, SHFL, ...)
+};
+inline constexpr std::size_t kNumUnitClasses = 12;
+std::string_view unit_class_name(UnitClass unit);
+
+enum class MemSpace : std::uint8_t {
+  kNone,
+  kGlobal,
+  kLocal,
+  kShared,
+  kConstant,
+  kGeneric,  // LD/ST/ATOM: resolved by address against the shared and local windows
+  kTexture,
+};
+std::string_view mem_space_name(MemSpace space);
+
+enum class MemKind : std::uint8_t {
+  kNone,
+  kLoad,
+  kStore,
+  kAtomic,     // read-modify-write returning a value (ATOM, ATOMS, ATOMG)
+  kReduction,  // read-modify-write without a return value (RED)
+  kAsyncCopy,  // global to shared without registers (LDGSTS)
+};
+
+enum class ControlKind : std::uint8_t {
+  kNone,
+  kExit,           // EXIT
+  kBarrierSync,    // BAR.SYNC / BAR (waits for the CTA)
+  kBarrierArrive,  // BAR.ARV (arrives without waiting)
+  kBranch,         // BRA, BRX, JMP, CALL, RET, ...
+  kConvergence,    // BSSY, BSYNC, WARPSYNC, SSY, SYNC, BMOV
+  kMemoryBarrier,  // MEMBAR, FENCE, ERRBAR, CCTL
+  kDependency,     // DEPBAR, LDGDEPBAR (asynchronous-copy group bookkeeping)
+};
+
+// One opcode of an instruction stream, decoded once from its text ("LDG.E.128.SYS").
+struct DecodedOpcode {
+  std::uint16_t id = 0;  // index of the base mnemonic in its architecture's table
+  UnitClass unit = UnitClass::kMisc;
+  MemSpace space = MemSpace::kNone;
+  MemKind mem = MemKind::kNone;
+  ControlKind control = ControlKind::kNone;
+  std::uint8_t access_bytes = 0;  // bytes per thread implied by modifiers (.128 -> 16), 0 = none
+  std::uint8_t dst_regs = 1;      // registers written by the first recorded destination
+};
+
+// The opcode table of one architecture. Tables are immutable and shared.
+class OpcodeTable {
+ public:
+  static const OpcodeTable& get(Arch arch);
+
+  Arch arch() const { return arch_; }
+  // Decodes an opcode with its modifiers; nullopt when the base mnemonic is not an
+  // opcode of this architecture.
+  std::optional<DecodedOpcode> decode(std::string_view opcode_with_modifiers) const;
+  // Base mnemonic of an id returned by decode().
+  std::string_view mnemonic(std::uint16_t id) const;
+  std::size_t size() const;
+
+  struct Row;  // defined in the implementation
+
+ private:
+  OpcodeTable(Arch arch, const Row* rows, std::size_t count) : arch_(arch), rows_(rows), count_(count) {}
+  Arch arch_;
+  const Row* rows_;
+  std::size_t count_;
+};
+
+}  // namespace sassim::isa

@@ -1,0 +1,30 @@
+#pragma once
+// The GPU's memory system built from a config: per-SM L1/shared units, the
+// interconnect, the L2 slices and the DRAM channels, all as clocked units.
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "configs/sassim_config.pb.h"
+#include "memsys/sm_memory_port.h"
+#include "memsys/unit.h"
+
+namespace sassim::memsys {
+
+class MemorySystem {
+ public:
+  virtual ~MemorySystem() = default;
+  // Port of SM sm_id (0 <= sm_id < num_sms).
+  virtual SmMemoryPort& port(std::uint32_t sm_id) = 0;
+  // Every unit with its clock domain, in the order they must be ticked within an
+  // edge: back to front (DRAM, L2, interconnect, then the per-SM units).
+  virtual std::vector<std::pair<ClockDomain, ClockedUnit*>> units() = 0;
+  // A host-to-device copy: the bytes become L2-resident (warms the L2).
+  virtual void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) = 0;
+};
+
+// Builds the memory system of a resolved, validated config.
+std::unique_ptr<MemorySystem> make_memory_system(const config::GpuConfig& config);
+
+}  // namespace sassim::memsys

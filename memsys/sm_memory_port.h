@@ -1,0 +1,39 @@
+#pragma once
+// What an SM sees of the memory system: one port per SM that accepts warp memory
+// instructions (with their per-thread addresses) and hands back the tokens of the
+// ones that completed. Behind it: coalescer, shared memory, L1, and the path to L2.
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "isa/opcode.h"
+#include "memsys/unit.h"
+
+namespace sassim::memsys {
+
+struct WarpMemAccess {
+  std::uint32_t token = 0;  // chosen by the SM; returned by pop_completed()
+  isa::MemSpace space = isa::MemSpace::kGlobal;
+  isa::MemKind kind = isa::MemKind::kLoad;
+  std::uint8_t bytes_per_thread = 4;
+  std::uint32_t active_mask = 0;
+  std::span<const std::uint64_t> addresses;  // one per active thread, lane order
+};
+
+class SmMemoryPort {
+ public:
+  virtual ~SmMemoryPort() = default;
+  // True when submit() may be called at time now (the LSU input queue has room).
+  virtual bool can_accept(Picos now) const = 0;
+  // Takes a warp memory instruction; addresses are copied as needed.
+  virtual void submit(const WarpMemAccess& access, Picos now) = 0;
+  // Token of an access that completed by time now: loads and atomics when all their
+  // data is back; stores, reductions and async copies once accepted by the L1.
+  virtual std::optional<std::uint32_t> pop_completed(Picos now) = 0;
+  // Earliest time pop_completed() can return something; kNever when nothing is pending.
+  virtual Picos next_completion_ps() const = 0;
+  // Accesses accepted and not yet completed (including stores still draining).
+  virtual std::uint32_t outstanding() const = 0;
+};
+
+}  // namespace sassim::memsys

@@ -1,0 +1,56 @@
+#pragma once
+// Building blocks shared by every timed unit: the picosecond time base, clocks,
+// the unit interface the engine drives, and the sink units report counters into.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+namespace sassim {
+
+using Picos = std::uint64_t;  // simulated time in picoseconds
+inline constexpr Picos kNever = std::numeric_limits<Picos>::max();
+
+enum class ClockDomain : std::uint8_t { kCore, kL2, kDram };
+inline constexpr std::size_t kNumClockDomains = 3;
+
+// A clock: cycle n has its rising edge at n * period_ps.
+struct Clock {
+  Picos period_ps = 1000;
+  Picos edge(std::uint64_t cycle) const { return cycle * period_ps; }
+  // First cycle whose edge is at or after t.
+  std::uint64_t cycle_at_or_after(Picos t) const { return (t + period_ps - 1) / period_ps; }
+  static Clock from_mhz(double mhz) {
+    return Clock{static_cast<Picos>(1'000'000.0 / mhz + 0.5)};
+  }
+};
+
+// Receives counters by hierarchical name ("gpu.sm[3].l1.hits").
+class StatSink {
+ public:
+  virtual ~StatSink() = default;
+  virtual void add(std::string_view name, double value) = 0;
+};
+
+// A hardware unit ticked by the engine in its clock domain.
+class ClockedUnit {
+ public:
+  virtual ~ClockedUnit() = default;
+  // Advances the unit by one cycle of its clock; `now` is the edge's time.
+  // Returns true when anything moved (used to detect deadlock).
+  virtual bool tick(std::uint64_t cycle, Picos now) = 0;
+  // Earliest time at which tick() could make progress with no new input arriving
+  // from elsewhere (including items already waiting in its input queues); kNever
+  // when it waits only on others. Must be cheap: it is asked every step.
+  virtual Picos next_event_ps() const = 0;
+  // True while the unit holds work (requests in flight, warps resident).
+  virtual bool busy() const = 0;
+  // Hierarchical instance name ("gpu.l2.slice[5]").
+  virtual const std::string& name() const = 0;
+  // One-paragraph human-readable state, for the deadlock dump.
+  virtual std::string describe_state() const = 0;
+  // Adds the unit's counters under its name.
+  virtual void report(StatSink& sink) const = 0;
+};
+
+}  // namespace sassim
