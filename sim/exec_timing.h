@@ -1,0 +1,39 @@
+#pragma once
+// Issue latency and initiation interval of every opcode of one architecture,
+// resolved once from the config: the class values of `sm.units`, replaced by
+// `sm.opcode_latency_cycles` where an opcode has its own latency.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "configs/sassim_config.pb.h"
+#include "isa/arch.h"
+#include "isa/opcode.h"
+
+namespace sassim::sim {
+
+class ExecTiming {
+ public:
+  // Throws sassim::Error when an override names an opcode the architecture lacks.
+  ExecTiming(const config::SmConfig& sm, isa::Arch arch);
+
+  std::uint32_t latency(const isa::DecodedOpcode& op) const {
+    std::uint32_t by_opcode = op.id < latency_by_id_.size() ? latency_by_id_[op.id] : 0;
+    return by_opcode != 0 ? by_opcode : class_latency_[static_cast<std::size_t>(op.unit)];
+  }
+  // True for opcodes that wait for the warp's asynchronous copies (DEPBAR).
+  bool waits_for_async_copies(const isa::DecodedOpcode& op) const {
+    return op.id < waits_async_.size() && waits_async_[op.id];
+  }
+  std::uint32_t interval(isa::UnitClass unit) const {
+    return class_interval_[static_cast<std::size_t>(unit)];
+  }
+
+ private:
+  std::array<std::uint32_t, isa::kNumUnitClasses> class_latency_{};
+  std::array<std::uint32_t, isa::kNumUnitClasses> class_interval_{};
+  std::vector<std::uint32_t> latency_by_id_;  // 0 = use the class latency
+  std::vector<bool> waits_async_;
+};
+
+}  // namespace sassim::sim

@@ -1,0 +1,55 @@
+#pragma once
+// The assembled GPU: SMs, CTA scheduler and memory system driven by one engine.
+// Runs a workload's commands in launch order and returns one result per kernel.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "configs/sassim_config.pb.h"
+#include "memsys/engine.h"
+#include "memsys/memory_system.h"
+#include "sim/cta_scheduler.h"
+#include "sim/kernel_result.h"
+#include "sim/sm.h"
+#include "traces/kernel_trace.h"
+
+namespace sassim::sim {
+
+// Called after each kernel (results so far) and periodically during one.
+struct ProgressEvent {
+  std::uint64_t kernels_done = 0;
+  const traces::KernelInfo* current = nullptr;  // null between kernels
+  std::uint64_t cycle = 0;
+  std::uint64_t warp_insts = 0;  // issued so far in the whole run
+};
+using ProgressCallback = std::function<void(const ProgressEvent&)>;
+
+class Gpu {
+ public:
+  explicit Gpu(const config::GpuConfig& config);
+  ~Gpu();
+
+  std::vector<KernelResult> run(traces::Workload& workload, const ProgressCallback& progress = {});
+  KernelResult run_kernel(traces::KernelTrace& kernel);
+  void memcpy_to_device(std::uint64_t address, std::uint64_t bytes);
+
+  StatsSnapshot snapshot() const;
+  std::uint64_t core_cycle() const { return engine_.cycle(ClockDomain::kCore); }
+  const config::GpuConfig& config() const { return config_; }
+
+ private:
+  bool memory_idle() const;
+  std::uint64_t total_warp_insts() const;
+
+  config::GpuConfig config_;
+  Engine engine_;
+  std::unique_ptr<memsys::MemorySystem> memory_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::unique_ptr<CtaScheduler> cta_scheduler_;
+  std::vector<ClockedUnit*> memory_units_;
+  ProgressCallback progress_;
+  std::uint64_t kernels_done_ = 0;
+};
+
+}  // namespace sassim::sim

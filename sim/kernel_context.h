@@ -1,0 +1,35 @@
+#pragma once
+// What the SMs need to know about the kernel whose CTAs they run.
+#include <cstdint>
+
+#include "sim/exec_timing.h"
+#include "traces/kernel_trace.h"
+
+namespace sassim::sim {
+
+// Resources one CTA holds on an SM while resident.
+struct CtaResources {
+  std::uint32_t threads = 0;
+  std::uint32_t warps = 0;
+  std::uint32_t registers = 0;  // after per-warp allocation granularity
+  std::uint32_t shared_bytes = 0;
+};
+
+struct KernelContext {
+  const traces::KernelInfo* info = nullptr;
+  const traces::StaticInstTable* statics = nullptr;
+  const ExecTiming* timing = nullptr;
+  CtaResources cta;
+  // Generic addresses in [base, base + size) belong to shared / local memory.
+  std::uint64_t shared_window_size = 0;
+  std::uint64_t local_window_size = 0;
+};
+
+// Told when an SM frees the resources of a CTA.
+class CtaRetireListener {
+ public:
+  virtual ~CtaRetireListener() = default;
+  virtual void cta_retired(std::uint32_t sm_id) = 0;
+};
+
+}  // namespace sassim::sim

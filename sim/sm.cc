@@ -1,0 +1,395 @@
+#include "sim/sm.h"
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "isa/error.h"
+
+namespace sassim::sim {
+
+struct Sm::CtaSlot {
+  bool used = false;
+  traces::CtaTrace trace;
+  CtaResources resources;
+  std::vector<unsigned> warp_slots;
+  std::uint32_t active_warps = 0;  // warps with instructions left (can reach a barrier)
+  std::uint32_t arrived = 0;       // warps waiting at the barrier
+  std::uint32_t finished_warps = 0;
+};
+
+struct Sm::PendingAccess {
+  unsigned slot = 0;
+  bool async = false;
+  std::uint8_t num_dst = 0;
+  std::array<isa::RegRange, isa::kMaxDstRanges> dst{};
+};
+
+struct Sm::SubCore {
+  std::unique_ptr<SchedulerPolicy> policy;
+  std::vector<unsigned> slots;       // warp slots served by this sub-core, by local index
+  std::vector<std::uint64_t> ages;   // launch order of the warp in each local slot
+  std::array<std::uint64_t, isa::kNumUnitClasses> unit_free{};  // next cycle each pipe accepts
+};
+
+Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& port, Clock core)
+    : id_(id),
+      name_(fmt::format("gpu.sm[{}]", id)),
+      clock_(core),
+      port_(port),
+      max_warps_(config.sm().max_warps()),
+      max_threads_(config.sm().max_threads()),
+      max_ctas_(config.sm().max_ctas()),
+      registers_(config.sm().registers()),
+      shared_bytes_(config.l1().shared_memory_bytes()),
+      cta_launch_latency_(config.sm().cta_launch_latency_cycles()),
+      barrier_latency_(config.sm().barrier_latency_cycles()) {
+  const std::uint32_t sub_cores = config.sm().sub_cores();
+  if ((max_warps_ + sub_cores - 1) / sub_cores > 64) {
+    throw Error(fmt::format("sm.max_warps = {} with sm.sub_cores = {}: at most 64 warps per sub-core",
+                            max_warps_, sub_cores));
+  }
+  warps_.resize(max_warps_);
+  ctas_.resize(max_ctas_);
+  sub_cores_.resize(sub_cores);
+  for (SubCore& sub : sub_cores_) sub.policy = make_scheduler_policy(config.sm().scheduler().policy());
+  for (unsigned w = 0; w < max_warps_; ++w) {
+    SubCore& sub = sub_cores_[w % sub_cores];
+    sub.slots.push_back(w);
+    sub.ages.push_back(0);
+  }
+}
+
+Sm::~Sm() = default;
+
+bool Sm::can_accept(const CtaResources& cta) const {
+  return resident_ctas_ < max_ctas_ && used_warps_ + cta.warps <= max_warps_ &&
+         used_threads_ + cta.threads <= max_threads_ &&
+         used_registers_ + cta.registers <= registers_ && used_shared_ + cta.shared_bytes <= shared_bytes_;
+}
+
+void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle) {
+  kernel_ = &kernel;
+  auto slot_it = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.used; });
+  auto cta_slot = static_cast<std::uint32_t>(slot_it - ctas_.begin());
+  CtaSlot& c = *slot_it;
+  c.used = true;
+  c.trace = std::move(cta);
+  c.resources = kernel.cta;
+  c.warp_slots.clear();
+  c.arrived = 0;
+  c.finished_warps = 0;
+  c.active_warps = kernel.cta.warps;
+  if (resident_ctas_ == 0) busy_since_ = cycle;
+  ++resident_ctas_;
+  ++counters_.ctas;
+  used_warps_ += kernel.cta.warps;
+  used_threads_ += kernel.cta.threads;
+  used_registers_ += kernel.cta.registers;
+  used_shared_ += kernel.cta.shared_bytes;
+
+  const std::uint64_t start = cycle + std::max<std::uint32_t>(cta_launch_latency_, 1);
+  unsigned next_free = 0;
+  for (std::uint32_t i = 0; i < kernel.cta.warps; ++i) {
+    while (warps_[next_free].state != WarpState::kFree) ++next_free;
+    c.warp_slots.push_back(next_free++);
+  }
+  for (std::uint32_t i = 0; i < kernel.cta.warps; ++i) {
+    unsigned slot = c.warp_slots[i];
+    Warp& w = warps_[slot];
+    w = Warp{};
+    w.state = WarpState::kRunning;
+    w.cta_slot = cta_slot;
+    w.age = next_age_++;
+    w.insts = i < c.trace.warps.size() ? &c.trace.warps[i].insts : nullptr;
+    SubCore& sub = sub_cores_[slot % sub_cores_.size()];
+    sub.ages[slot / sub_cores_.size()] = w.age;
+    advance(slot, start);
+  }
+  next_cycle_ = std::min(next_cycle_, start);
+}
+
+void Sm::advance(unsigned slot, std::uint64_t earliest) {
+  Warp& w = warps_[slot];
+  w.min_issue_cycle = earliest;
+  if (!w.has_next()) {
+    if (w.state == WarpState::kRunning || w.state == WarpState::kWaitMemory) {
+      CtaSlot& c = ctas_[w.cta_slot];
+      --c.active_warps;
+      w.state = WarpState::kDraining;
+      try_release_barrier(c, earliest);
+    }
+    if (w.outstanding == 0) finish_warp(slot, earliest);
+    return;
+  }
+  const isa::WarpInst& wi = (*w.insts)[w.next];
+  const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
+  std::uint64_t ready = earliest;
+  for (std::uint8_t s = 0; s < si.num_src; ++s) ready = std::max(ready, w.reg_ready[si.src[s]]);
+  for (std::uint8_t d = 0; d < si.num_dst; ++d) {
+    const isa::RegRange& r = si.dst[d];
+    for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k) {
+      ready = std::max(ready, w.reg_ready[r.first + k]);  // write after write
+    }
+  }
+  w.ready_cycle = ready;
+}
+
+bool Sm::can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle, Picos now) const {
+  const Warp& w = warps_[slot];
+  if (w.state != WarpState::kRunning || w.ready_cycle > cycle) return false;
+  const isa::WarpInst& wi = (*w.insts)[w.next];
+  const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
+  if (sub.unit_free[static_cast<std::size_t>(si.op.unit)] > cycle) return false;
+  if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0 && !port_.can_accept(now)) return false;
+  return true;
+}
+
+bool Sm::issue(SubCore& sub, std::uint64_t cycle, Picos now) {
+  std::uint64_t ready = 0;
+  for (std::size_t i = 0; i < sub.slots.size(); ++i) {
+    if (can_issue(sub.slots[i], sub, cycle, now)) ready |= std::uint64_t{1} << i;
+  }
+  if (ready == 0) return false;
+  unsigned local = sub.policy->pick(ready, sub.ages);
+  sub.policy->issued(local);
+  ++counters_.issue_cycles;
+  execute(sub.slots[local], cycle, now);
+  return true;
+}
+
+void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
+  Warp& w = warps_[slot];
+  const isa::WarpInst& wi = (*w.insts)[w.next];
+  const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
+  const ExecTiming& timing = *kernel_->timing;
+  const auto unit = static_cast<std::size_t>(si.op.unit);
+  SubCore& sub = sub_cores_[slot % sub_cores_.size()];
+  sub.unit_free[unit] = cycle + timing.interval(si.op.unit);
+  ++counters_.warp_insts;
+  ++counters_.insts_by_unit[unit];
+  ++w.next;
+
+  if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0) {
+    issue_memory(slot, si, wi, cycle, now);
+  } else {
+    const std::uint64_t done = cycle + timing.latency(si.op);
+    for (std::uint8_t d = 0; d < si.num_dst; ++d) {
+      const isa::RegRange& r = si.dst[d];
+      for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k) w.reg_ready[r.first + k] = done;
+    }
+  }
+
+  const bool active = wi.active_mask != 0;
+  if (active && si.op.control == isa::ControlKind::kBarrierSync) {
+    w.min_issue_cycle = cycle + 1;
+    arrive_at_barrier(slot, cycle);
+    return;
+  }
+  if (active && si.op.control == isa::ControlKind::kMemoryBarrier && w.outstanding > 0) {
+    w.state = WarpState::kWaitMemory;
+    w.wait_async_only = false;
+    w.min_issue_cycle = cycle + 1;
+    return;
+  }
+  if (timing.waits_for_async_copies(si.op) && w.outstanding_async > 0) {
+    w.state = WarpState::kWaitMemory;
+    w.wait_async_only = true;
+    w.min_issue_cycle = cycle + 1;
+    return;
+  }
+  advance(slot, cycle + 1);
+}
+
+void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
+                      std::uint64_t /*cycle*/, Picos now) {
+  Warp& w = warps_[slot];
+  const CtaSlot& c = ctas_[w.cta_slot];
+  const std::uint64_t* addrs = c.trace.addresses.data() + wi.addr_begin;
+  isa::MemSpace space = si.op.space;
+  if (space == isa::MemSpace::kGeneric) {
+    const traces::KernelInfo& info = *kernel_->info;
+    const std::uint64_t a = addrs[0];
+    if (a >= info.shmem_base && a - info.shmem_base < kernel_->shared_window_size) {
+      space = isa::MemSpace::kShared;
+    } else if (a >= info.local_base && a - info.local_base < kernel_->local_window_size) {
+      space = isa::MemSpace::kLocal;
+    } else {
+      space = isa::MemSpace::kGlobal;
+    }
+  }
+  std::uint32_t token;
+  if (free_tokens_.empty()) {
+    token = static_cast<std::uint32_t>(pending_.size());
+    pending_.emplace_back();
+  } else {
+    token = free_tokens_.back();
+    free_tokens_.pop_back();
+  }
+  PendingAccess& p = pending_[token];
+  p.slot = slot;
+  p.async = si.op.mem == isa::MemKind::kAsyncCopy;
+  const bool returns_data = si.op.mem == isa::MemKind::kLoad || si.op.mem == isa::MemKind::kAtomic;
+  p.num_dst = returns_data ? si.num_dst : 0;
+  p.dst = si.dst;
+  for (std::uint8_t d = 0; d < p.num_dst; ++d) {
+    for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
+      w.reg_ready[p.dst[d].first + k] = kNeverCycle;
+    }
+  }
+  ++w.outstanding;
+  if (p.async) ++w.outstanding_async;
+
+  memsys::WarpMemAccess access;
+  access.token = token;
+  access.space = space;
+  access.kind = si.op.mem;
+  access.bytes_per_thread = si.mem_width_bytes != 0 ? si.mem_width_bytes
+                            : si.op.access_bytes != 0 ? si.op.access_bytes
+                                                      : 4;
+  access.active_mask = wi.active_mask;
+  access.addresses = std::span<const std::uint64_t>(addrs, wi.addr_count);
+  port_.submit(access, now);
+}
+
+bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
+  bool progress = false;
+  while (auto token = port_.pop_completed(now)) {
+    progress = true;
+    PendingAccess& p = pending_[*token];
+    Warp& w = warps_[p.slot];
+    for (std::uint8_t d = 0; d < p.num_dst; ++d) {
+      for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
+        w.reg_ready[p.dst[d].first + k] = cycle;
+      }
+    }
+    --w.outstanding;
+    if (p.async) --w.outstanding_async;
+    free_tokens_.push_back(*token);
+    const unsigned slot = p.slot;
+    switch (w.state) {
+      case WarpState::kRunning:
+        advance(slot, std::max(w.min_issue_cycle, cycle));
+        break;
+      case WarpState::kWaitMemory:
+        if ((w.wait_async_only ? w.outstanding_async : w.outstanding) == 0) {
+          w.state = WarpState::kRunning;
+          advance(slot, std::max(w.min_issue_cycle, cycle));
+        }
+        break;
+      case WarpState::kDraining:
+        if (w.outstanding == 0) finish_warp(slot, cycle);
+        break;
+      default:
+        break;
+    }
+  }
+  return progress;
+}
+
+void Sm::arrive_at_barrier(unsigned slot, std::uint64_t cycle) {
+  Warp& w = warps_[slot];
+  w.state = WarpState::kAtBarrier;
+  ++counters_.barrier_waits;
+  CtaSlot& c = ctas_[w.cta_slot];
+  ++c.arrived;
+  try_release_barrier(c, cycle);
+}
+
+void Sm::try_release_barrier(CtaSlot& c, std::uint64_t cycle) {
+  if (c.arrived == 0 || c.arrived < c.active_warps) return;
+  c.arrived = 0;
+  const std::uint64_t resume = cycle + std::max<std::uint32_t>(barrier_latency_, 1);
+  for (unsigned slot : c.warp_slots) {
+    if (warps_[slot].state != WarpState::kAtBarrier) continue;
+    warps_[slot].state = WarpState::kRunning;
+    advance(slot, resume);
+  }
+}
+
+void Sm::finish_warp(unsigned slot, std::uint64_t cycle) {
+  Warp& w = warps_[slot];
+  w.state = WarpState::kFree;
+  w.insts = nullptr;
+  CtaSlot& c = ctas_[w.cta_slot];
+  if (++c.finished_warps == c.resources.warps) retire_cta(w.cta_slot, cycle);
+}
+
+void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
+  CtaSlot& c = ctas_[cta_slot];
+  c.used = false;
+  c.trace = traces::CtaTrace{};
+  used_warps_ -= c.resources.warps;
+  used_threads_ -= c.resources.threads;
+  used_registers_ -= c.resources.registers;
+  used_shared_ -= c.resources.shared_bytes;
+  if (--resident_ctas_ == 0) counters_.busy_cycles += cycle - busy_since_;
+  if (listener_ != nullptr) listener_->cta_retired(id_);
+}
+
+std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
+  std::uint64_t best = kNeverCycle;
+  for (std::size_t s = 0; s < sub_cores_.size(); ++s) {
+    const SubCore& sub = sub_cores_[s];
+    for (unsigned slot : sub.slots) {
+      const Warp& w = warps_[slot];
+      if (w.state != WarpState::kRunning || w.ready_cycle == kNeverCycle) continue;
+      const isa::WarpInst& wi = (*w.insts)[w.next];
+      const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
+      std::uint64_t t = std::max(w.ready_cycle, sub.unit_free[static_cast<std::size_t>(si.op.unit)]);
+      best = std::min(best, std::max(t, after));
+    }
+  }
+  return best;
+}
+
+bool Sm::tick(std::uint64_t cycle, Picos now) {
+  bool progress = complete_memory(cycle, now);
+  if (resident_ctas_ != 0) {
+    for (SubCore& sub : sub_cores_) progress |= issue(sub, cycle, now);
+  }
+  next_cycle_ = resident_ctas_ != 0 ? next_issue_cycle(cycle + 1) : kNeverCycle;
+  return progress;
+}
+
+Picos Sm::next_event_ps() const {
+  Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
+  return std::min(t, port_.next_completion_ps());
+}
+
+std::string Sm::describe_state() const {
+  std::array<unsigned, 5> by_state{};
+  const Warp* oldest = nullptr;
+  for (const Warp& w : warps_) {
+    ++by_state[static_cast<std::size_t>(w.state)];
+    if (w.state != WarpState::kFree && (oldest == nullptr || w.age < oldest->age)) oldest = &w;
+  }
+  std::string out = fmt::format(
+      "{} CTAs resident; warps running {}, at barrier {}, waiting on memory {}, draining {}; "
+      "{} memory accesses in flight",
+      resident_ctas_, by_state[1], by_state[2], by_state[3], by_state[4], port_.outstanding());
+  if (oldest != nullptr && oldest->has_next()) {
+    const isa::WarpInst& wi = (*oldest->insts)[oldest->next];
+    out += fmt::format("; oldest warp at PC {:#06x}, ready at cycle {}, {} accesses outstanding",
+                       (*kernel_->statics)[wi.static_index].pc,
+                       oldest->ready_cycle == kNeverCycle ? std::string("(load pending)")
+                                                          : std::to_string(oldest->ready_cycle),
+                       oldest->outstanding);
+  }
+  return out;
+}
+
+void Sm::report(StatSink& sink) const {
+  sink.add(name_ + ".warp_insts", static_cast<double>(counters_.warp_insts));
+  sink.add(name_ + ".ctas", static_cast<double>(counters_.ctas));
+  sink.add(name_ + ".busy_cycles", static_cast<double>(counters_.busy_cycles));
+  sink.add(name_ + ".issue_cycles", static_cast<double>(counters_.issue_cycles));
+  sink.add(name_ + ".barrier_waits", static_cast<double>(counters_.barrier_waits));
+  for (std::size_t u = 0; u < isa::kNumUnitClasses; ++u) {
+    sink.add(fmt::format("{}.insts.{}", name_, isa::unit_class_name(static_cast<isa::UnitClass>(u))),
+             static_cast<double>(counters_.insts_by_unit[u]));
+  }
+}
+
+}  // namespace sassim::sim

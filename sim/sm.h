@@ -1,0 +1,93 @@
+#pragma once
+// One streaming multiprocessor: warp slots spread over sub-cores, each sub-core's
+// scheduler issuing at most one warp instruction per cycle to its functional
+// units, a register scoreboard per warp, CTA barriers, and the port to the memory
+// system. Ticked in the core clock domain.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "configs/sassim_config.pb.h"
+#include "memsys/sm_memory_port.h"
+#include "memsys/unit.h"
+#include "sim/kernel_context.h"
+#include "sim/scheduler_policy.h"
+#include "sim/warp.h"
+
+namespace sassim::sim {
+
+struct SmCounters {
+  std::uint64_t warp_insts = 0;
+  std::uint64_t ctas = 0;
+  std::uint64_t busy_cycles = 0;  // cycles with at least one resident CTA
+  std::uint64_t issue_cycles = 0; // sub-core cycles that issued an instruction
+  std::uint64_t barrier_waits = 0;
+  std::array<std::uint64_t, isa::kNumUnitClasses> insts_by_unit{};
+};
+
+class Sm final : public ClockedUnit {
+ public:
+  Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& port, Clock core);
+  ~Sm() override;
+
+  std::uint32_t id() const { return id_; }
+  void set_retire_listener(CtaRetireListener* listener) { listener_ = listener; }
+  // True when a CTA with these resources fits now.
+  bool can_accept(const CtaResources& cta) const;
+  // Makes a CTA resident; its warps may issue from `cycle` + CTA launch latency.
+  void accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle);
+  std::uint32_t resident_ctas() const { return resident_ctas_; }
+  const SmCounters& counters() const { return counters_; }
+
+  bool tick(std::uint64_t cycle, Picos now) override;
+  Picos next_event_ps() const override;
+  bool busy() const override { return resident_ctas_ != 0; }
+  const std::string& name() const override { return name_; }
+  std::string describe_state() const override;
+  void report(StatSink& sink) const override;
+
+ private:
+  struct CtaSlot;
+  struct PendingAccess;
+  struct SubCore;
+
+  bool complete_memory(std::uint64_t cycle, Picos now);
+  bool issue(SubCore& sub, std::uint64_t cycle, Picos now);
+  void execute(unsigned slot, std::uint64_t cycle, Picos now);
+  bool issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
+                    std::uint64_t cycle, Picos now);
+  void advance(unsigned slot, std::uint64_t earliest);
+  void arrive_at_barrier(unsigned slot, std::uint64_t cycle);
+  void try_release_barrier(CtaSlot& cta, std::uint64_t cycle);
+  void finish_warp(unsigned slot, std::uint64_t cycle);
+  void retire_cta(std::uint32_t cta_slot, std::uint64_t cycle);
+  std::uint64_t next_issue_cycle(std::uint64_t after) const;
+  bool can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle, Picos now) const;
+
+  std::uint32_t id_;
+  std::string name_;
+  Clock clock_;
+  memsys::SmMemoryPort& port_;
+  CtaRetireListener* listener_ = nullptr;
+
+  // Limits.
+  std::uint32_t max_warps_, max_threads_, max_ctas_, registers_, shared_bytes_;
+  std::uint32_t cta_launch_latency_, barrier_latency_;
+
+  const KernelContext* kernel_ = nullptr;
+  std::vector<Warp> warps_;
+  std::vector<SubCore> sub_cores_;
+  std::vector<CtaSlot> ctas_;
+  std::vector<PendingAccess> pending_;  // indexed by memory token
+  std::vector<std::uint32_t> free_tokens_;
+
+  std::uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_registers_ = 0,
+                used_shared_ = 0;
+  std::uint64_t next_age_ = 0;
+  std::uint64_t busy_since_ = 0;
+  std::uint64_t next_cycle_ = kNeverCycle;  // cached earliest cycle with work
+  SmCounters counters_;
+};
+
+}  // namespace sassim::sim

@@ -1,0 +1,42 @@
+#pragma once
+// The state of one warp slot of an SM: where it is in its instruction stream, its
+// register scoreboard and what it waits for.
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "isa/instruction.h"
+
+namespace sassim::sim {
+
+inline constexpr std::uint64_t kNeverCycle = std::numeric_limits<std::uint64_t>::max();
+
+enum class WarpState : std::uint8_t {
+  kFree,        // slot unused
+  kRunning,     // has instructions left
+  kAtBarrier,   // waiting at BAR.SYNC for the rest of its CTA
+  kWaitMemory,  // DEPBAR / MEMBAR: waiting for its outstanding accesses
+  kDraining,    // instruction stream done, waiting for its outstanding accesses
+};
+
+struct Warp {
+  WarpState state = WarpState::kFree;
+  std::uint32_t cta_slot = 0;
+  std::uint64_t age = 0;  // launch order on this SM
+  const std::vector<isa::WarpInst>* insts = nullptr;
+  std::uint32_t next = 0;
+  // Earliest cycle at which the next instruction's registers allow issue
+  // (kNeverCycle while one of them waits for a load).
+  std::uint64_t ready_cycle = 0;
+  std::uint64_t min_issue_cycle = 0;    // one past the cycle of its last issue
+  bool wait_async_only = false;         // kWaitMemory: DEPBAR (true) or MEMBAR (false)
+  std::uint32_t outstanding = 0;        // memory accesses in flight
+  std::uint32_t outstanding_async = 0;  // of which asynchronous copies (LDGSTS)
+  // Cycle at which each register can be read; kNeverCycle while a load is pending.
+  std::array<std::uint64_t, 256> reg_ready{};
+
+  bool has_next() const { return insts != nullptr && next < insts->size(); }
+};
+
+}  // namespace sassim::sim
