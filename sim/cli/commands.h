@@ -1,0 +1,11 @@
+#pragma once
+// The sassim subcommands, each registered on the CLI11 app by its own file.
+#include <CLI/CLI.hpp>
+
+namespace sassim::cli {
+
+void add_run_command(CLI::App& app);
+void add_config_command(CLI::App& app);
+void add_trace_command(CLI::App& app);
+
+}  // namespace sassim::cli

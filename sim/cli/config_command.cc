@@ -1,0 +1,40 @@
+// `sassim config show PRESET|FILE [--set ...]` and `sassim config list`.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "configs/config_loader.h"
+#include "sim/cli/commands.h"
+
+namespace sassim::cli {
+
+void add_config_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand("config", "Inspect GPU configs and presets");
+  cmd->require_subcommand(1);
+
+  struct ShowOptions {
+    std::string config;
+    std::vector<std::string> overrides;
+  };
+  auto show = std::make_shared<ShowOptions>();
+  CLI::App* show_cmd = cmd->add_subcommand("show", "Print the resolved config (base presets merged, "
+                                                   "overrides applied, validated)");
+  show_cmd->add_option("config", show->config, "preset name or config file")->required();
+  show_cmd->add_option("-s,--set", show->overrides, "override a config field: PATH=VALUE")
+      ->type_name("PATH=VALUE");
+  show_cmd->callback([show] {
+    fmt::print("{}", config::to_text(config::load_config(show->config, show->overrides)));
+  });
+
+  CLI::App* list_cmd = cmd->add_subcommand("list", "List the bundled presets");
+  list_cmd->callback([] {
+    for (const std::string& name : config::preset_names()) {
+      const config::GpuConfig c = config::load_config(name);
+      fmt::print("{:<10} {} ({}, {} SMs)\n", name, c.name(), c.arch(), c.num_sms());
+    }
+  });
+}
+
+}  // namespace sassim::cli

@@ -1,0 +1,34 @@
+// sassim: cycle-approximate simulation of NVIDIA GPUs from SASS traces.
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "isa/error.h"
+#include "sim/cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"sassim: cycle-approximate simulator of NVIDIA GPUs driven by SASS traces"};
+  app.require_subcommand(0, 1);
+  sassim::cli::add_run_command(app);
+  sassim::cli::add_config_command(app);
+  sassim::cli::add_trace_command(app);
+  try {
+    // No subcommand at all: replay the bundled trace, as `sassim run` does.
+    if (argc == 1) {
+      const char* run_argv[] = {argv[0], "run"};
+      app.parse(2, run_argv);
+    } else {
+      app.parse(argc, argv);
+    }
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const sassim::Error& e) {
+    fmt::print(stderr, "sassim: error: {}\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "sassim: internal error: {}\n", e.what());
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,79 @@
+// `sassim run TRACE [--config PRESET|FILE] [--set PATH=VALUE]... [--out FILE.h5]`
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "configs/config_loader.h"
+#include "configs/derived.h"
+#include "isa/error.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/paths.h"
+#include "sim/cli/progress.h"
+#include "sim/gpu.h"
+#include "sim/hdf5_writer.h"
+#include "sim/report.h"
+#include "traces/accelsim_reader.h"
+
+namespace sassim::cli {
+namespace {
+
+struct RunOptions {
+  std::string trace;
+  std::string config;
+  std::vector<std::string> overrides;
+  std::string out;
+  bool quiet = false;
+};
+
+void run(const RunOptions& options) {
+  const std::string trace = options.trace.empty() ? default_trace().string() : options.trace;
+  auto workload = traces::open_accelsim_workload(trace);
+  std::string config_name = options.config;
+  if (config_name.empty()) {
+    auto first = workload->first_kernel_info();
+    if (!first) throw Error(fmt::format("{}: the trace holds no kernel launch", trace));
+    config_name = config::preset_for_binary_version(first->binary_version);
+    fmt::print("trace {}: binary version {}, using preset '{}'\n", trace, first->binary_version,
+               config_name);
+  }
+  const config::GpuConfig gpu_config = config::load_config(config_name, options.overrides);
+  fmt::print("simulating {} ({} SMs, {} MHz)\n", gpu_config.name(), gpu_config.num_sms(),
+             gpu_config.clocks().core_mhz());
+  std::fflush(stdout);
+
+  sim::Gpu gpu(gpu_config);
+  std::vector<sim::KernelResult> results;
+  {
+    Progress progress(!options.quiet);
+    results = gpu.run(*workload, [&](const sim::ProgressEvent& e) { progress.update(e); });
+  }
+  sim::print_summary(stdout, results);
+  if (!options.out.empty()) {
+    sim::RunInfo info{trace, config_name, config::to_text(gpu_config), gpu_config.num_sms()};
+    sim::write_hdf5(options.out, info, results);
+    fmt::print("results written to {}\n", options.out);
+  }
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Replay a trace on a GPU model and print per-kernel results (with no TRACE: a bundled "
+             "real V100 trace of Rodinia BFS)");
+  cmd->add_option("trace", options->trace, "kernelslist.g, or a folder holding one");
+  cmd->add_option("-c,--config", options->config,
+                  "preset name (v100, a100, h100, h200, rtx2060, rtx3070, gtx1080, ...) or config "
+                  "file; default: the preset matching the trace's binary version");
+  cmd->add_option("-s,--set", options->overrides, "override a config field: PATH=VALUE")
+      ->type_name("PATH=VALUE");
+  cmd->add_option("-o,--out", options->out, "write results to this HDF5 file");
+  cmd->add_flag("-q,--quiet", options->quiet, "no progress display");
+  cmd->callback([options] { run(*options); });
+}
+
+}  // namespace sassim::cli

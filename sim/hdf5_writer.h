@@ -1,0 +1,31 @@
+#pragma once
+// Writes a run's results to HDF5. Layout (docs/RESULTS.md):
+//   /            attributes: sassim_version, trace, config_name
+//   /config      scalar string: the resolved config in Protobuf text format
+//   /kernels     table, one row per launch: id, name, grid_x..z, block_x..z,
+//                start_cycle, cycles, warp_instructions, ipc, l1_hit_rate,
+//                l2_hit_rate, dram_bytes, dram_gbps, host_seconds
+//   /stats/names   every counter name (strings)
+//   /stats/values  float64 [kernels x names]: each counter's change per kernel
+//   /per_sm/<counter>  float64 [kernels x SMs] for each per-SM counter
+//                      ("warp_insts", "l1.sector_hits", ...)
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/kernel_result.h"
+
+namespace sassim::sim {
+
+struct RunInfo {
+  std::string trace;
+  std::string config_name;
+  std::string config_text;
+  std::uint32_t num_sms = 0;
+};
+
+// Throws sassim::Error when the file cannot be written.
+void write_hdf5(const std::filesystem::path& file, const RunInfo& run,
+                const std::vector<KernelResult>& results);
+
+}  // namespace sassim::sim
