@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Bad input gives a clear message and a non-zero exit; good input exits 0.
+# Usage: cli_errors.sh SASSIM_BINARY REPO_ROOT
+set -uo pipefail
+sassim="$1"
+root="$2"
+data="$root/tests/data/cli"
+failures=0
+
+# expect EXIT_CODE PATTERN -- COMMAND...: runs the command, checks its exit code and
+# that its output (stdout + stderr) matches the extended regular expression.
+expect() {
+  local code="$1" pattern="$2"
+  shift 3
+  local out rc
+  out="$("$@" 2>&1)"
+  rc=$?
+  if [[ "$rc" != "$code" ]] || ! grep -Eq -- "$pattern" <<<"$out"; then
+    echo "FAIL: $* -> exit $rc (wanted $code), output did not match /$pattern/:"
+    echo "$out" | head -20
+    failures=$((failures + 1))
+  else
+    echo "ok: $*"
+  fi
+}
+
+expect 1 "no/such/trace" -- "$sassim" run "$root/no/such/trace"
+expect 1 "kernel-1.traceg:[0-9]+.*21955" -- "$sassim" run -q "$data/bad_nregs"
+expect 1 "FROBNICATE.*sm_61|sm_61.*FROBNICATE" -- "$sassim" run -q "$data/bad_opcode"
+expect 1 "kernel-1.traceg" -- "$sassim" run -q "$data/truncated"
+expect 1 "typo.txtpb:2:[0-9]+" -- "$sassim" config show "$data/typo.txtpb"
+expect 1 "nosuchpreset" -- "$sassim" config show nosuchpreset
+expect 1 "unitz" -- "$sassim" config show v100 --set sm.unitz.fp32.latency_cycles=3
+expect 1 "latency_cycles" -- "$sassim" config show v100 --set sm.units.fp32.latency_cycles=0
+expect 0 "latency_cycles: 9" -- "$sassim" config show v100 --set sm.units.fp32.latency_cycles=9
+expect 0 "Usage" -- "$sassim" --help
+expect 0 "Usage" -- "$sassim" run --help
+expect 0 "Usage" -- "$sassim" config show --help
+expect 0 "Usage" -- "$sassim" trace info --help
+expect 0 "154839 warp instructions" -- "$sassim" trace info "$root/traces/reference/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1"
+# With no arguments, from another directory, it replays the bundled V100 trace.
+expect 0 "using preset 'v100'.*|total \(16 kernels\)" -- bash -c "cd / && '$sassim'"
+
+if ((failures)); then
+  echo "$failures CLI checks failed"
+  exit 1
+fi

@@ -1,0 +1,73 @@
+// The HDF5 results file holds what the run produced, in the documented layout.
+#include <gtest/gtest.h>
+
+#include <H5Cpp.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "e2e_fixtures.h"
+#include "sim/hdf5_writer.h"
+
+namespace sassim::e2e {
+namespace {
+
+struct Row {
+  std::uint32_t id;
+  char* name;
+  std::uint64_t cycles;
+  std::uint64_t warp_instructions;
+  double ipc;
+};
+
+TEST(Hdf5Results, KernelsTableAndConfigReadBack) {
+  const ReferenceTrace& t = reference_traces()[3];
+  const config::GpuConfig cfg = config::load_config(t.preset);
+  const auto results = replay(t);
+  const auto file = std::filesystem::temp_directory_path() / "sassim_hdf5_test.h5";
+  sim::write_hdf5(file, {t.path, t.preset, config::to_text(cfg), cfg.num_sms()}, results);
+
+  H5::H5File h5(file.string(), H5F_ACC_RDONLY);
+  H5::DataSet kernels = h5.openDataSet("kernels");
+  hsize_t n = 0;
+  kernels.getSpace().getSimpleExtentDims(&n);
+  ASSERT_EQ(n, results.size());
+
+  H5::StrType str(H5::PredType::C_S1, H5T_VARIABLE);
+  H5::CompType type(sizeof(Row));
+  type.insertMember("id", HOFFSET(Row, id), H5::PredType::NATIVE_UINT32);
+  type.insertMember("name", HOFFSET(Row, name), str);
+  type.insertMember("cycles", HOFFSET(Row, cycles), H5::PredType::NATIVE_UINT64);
+  type.insertMember("warp_instructions", HOFFSET(Row, warp_instructions), H5::PredType::NATIVE_UINT64);
+  type.insertMember("ipc", HOFFSET(Row, ipc), H5::PredType::NATIVE_DOUBLE);
+  std::vector<Row> rows(n);
+  kernels.read(rows.data(), type);
+  for (std::size_t k = 0; k < n; ++k) {
+    EXPECT_EQ(rows[k].id, results[k].info.id);
+    EXPECT_EQ(std::string(rows[k].name), results[k].info.name);
+    EXPECT_EQ(rows[k].cycles, results[k].cycles);
+    EXPECT_EQ(rows[k].warp_instructions, results[k].warp_insts);
+    EXPECT_DOUBLE_EQ(rows[k].ipc, results[k].ipc);
+    std::free(rows[k].name);
+  }
+
+  H5::DataSet config = h5.openDataSet("config");
+  std::string text;
+  config.read(text, str);
+  EXPECT_EQ(text, config::to_text(cfg));
+
+  H5::DataSet insts = h5.openDataSet("per_sm/warp_insts");
+  hsize_t dims[2] = {0, 0};
+  insts.getSpace().getSimpleExtentDims(dims);
+  EXPECT_EQ(dims[0], results.size());
+  EXPECT_EQ(dims[1], cfg.num_sms());
+  std::vector<double> per_sm(dims[0] * dims[1]);
+  insts.read(per_sm.data(), H5::PredType::NATIVE_DOUBLE);
+  double total = 0;
+  for (std::size_t s = 0; s < dims[1]; ++s) total += per_sm[s];  // kernel 0
+  EXPECT_EQ(total, static_cast<double>(results[0].warp_insts));
+  std::filesystem::remove(file);
+}
+
+}  // namespace
+}  // namespace sassim::e2e
