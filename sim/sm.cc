@@ -170,6 +170,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   ++counters_.warp_insts;
   ++counters_.insts_by_unit[unit];
   ++w.next;
+  if (observer_ != nullptr) observer_->issued(id_, slot, cycle, si);
 
   if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0) {
     issue_memory(slot, si, wi, cycle, now);

@@ -26,6 +26,14 @@ struct SmCounters {
   std::array<std::uint64_t, isa::kNumUnitClasses> insts_by_unit{};
 };
 
+// Attached from outside (tests, debug tracing) to see every issued instruction.
+class IssueObserver {
+ public:
+  virtual ~IssueObserver() = default;
+  virtual void issued(std::uint32_t sm, unsigned warp_slot, std::uint64_t cycle,
+                      const isa::StaticInst& inst) = 0;
+};
+
 class Sm final : public ClockedUnit {
  public:
   Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& port, Clock core);
@@ -33,6 +41,7 @@ class Sm final : public ClockedUnit {
 
   std::uint32_t id() const { return id_; }
   void set_retire_listener(CtaRetireListener* listener) { listener_ = listener; }
+  void set_issue_observer(IssueObserver* observer) { observer_ = observer; }
   // True when a CTA with these resources fits now.
   bool can_accept(const CtaResources& cta) const;
   // Makes a CTA resident; its warps may issue from `cycle` + CTA launch latency.
@@ -55,7 +64,7 @@ class Sm final : public ClockedUnit {
   bool complete_memory(std::uint64_t cycle, Picos now);
   bool issue(SubCore& sub, std::uint64_t cycle, Picos now);
   void execute(unsigned slot, std::uint64_t cycle, Picos now);
-  bool issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
+  void issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
                     std::uint64_t cycle, Picos now);
   void advance(unsigned slot, std::uint64_t earliest);
   void arrive_at_barrier(unsigned slot, std::uint64_t cycle);
@@ -70,6 +79,7 @@ class Sm final : public ClockedUnit {
   Clock clock_;
   memsys::SmMemoryPort& port_;
   CtaRetireListener* listener_ = nullptr;
+  IssueObserver* observer_ = nullptr;
 
   // Limits.
   std::uint32_t max_warps_, max_threads_, max_ctas_, registers_, shared_bytes_;

@@ -1,4 +1,6 @@
 // `sassim run TRACE [--config PRESET|FILE] [--set PATH=VALUE]... [--out FILE.h5]`
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -51,6 +53,9 @@ void run(const RunOptions& options) {
     results = gpu.run(*workload, [&](const sim::ProgressEvent& e) { progress.update(e); });
   }
   sim::print_summary(stdout, results);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  fmt::print("peak memory {:.1f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
   if (!options.out.empty()) {
     sim::RunInfo info{trace, config_name, config::to_text(gpu_config), gpu_config.num_sms()};
     sim::write_hdf5(options.out, info, results);
