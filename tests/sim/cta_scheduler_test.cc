@@ -51,9 +51,11 @@ struct Placement {
 };
 
 // One CTA = one warp running a chain of three dependent FP32 instructions (12 cycles).
-Placement place(std::uint32_t num_sms, std::uint32_t max_ctas, std::uint32_t ctas) {
+Placement place(std::uint32_t num_sms, std::uint32_t max_ctas, std::uint32_t ctas,
+                std::uint32_t max_warps = 64) {
   config::GpuConfig config = testing::small_config();
   config.mutable_sm()->set_max_ctas(max_ctas);
+  config.mutable_sm()->set_max_warps(max_warps);
   RepeatedCtaKernel kernel(ctas, {make_inst(0x0, isa::UnitClass::kFp32, {}, isa::RegRange{1, 1}),
                                   make_inst(0x10, isa::UnitClass::kFp32, {1}, isa::RegRange{2, 1}),
                                   make_inst(0x20, isa::UnitClass::kFp32, {2}, isa::RegRange{3, 1})});
@@ -102,15 +104,17 @@ TEST(CtaScheduler, HonoursTheCtaSlotLimitAndRefillsOnRetirement) {
 }
 
 TEST(CtaScheduler, WarpSlotLimitBoundsOccupancy) {
-  // 64 warp slots with 32 CTA slots: with 1-warp CTAs the CTA limit binds.
-  Placement p = place(1, 32, 40);
-  std::vector<std::uint64_t> starts;
+  // Four warp slots, 1-warp CTAs: the fifth CTA waits for the first to retire.
+  Placement p = place(1, 32, 8, 4);
+  std::vector<std::uint64_t> starts, ends;
   for (const auto& r : p.recorders[0].records) {
     if (r.pc == 0) starts.push_back(r.cycle);
+    if (r.pc == 0x20) ends.push_back(r.cycle);
   }
-  ASSERT_EQ(starts.size(), 40U);
-  // The 33rd CTA cannot start before the first one retired.
-  EXPECT_GT(starts[32], starts[0] + 8);
+  ASSERT_EQ(starts.size(), 8U);
+  EXPECT_EQ(starts[3], starts[0] + 3);  // four placed on consecutive cycles
+  EXPECT_GT(starts[4], ends[0]);        // not before a warp slot is free
+  EXPECT_EQ(p.sms[0]->counters().ctas, 8U);
 }
 
 }  // namespace
