@@ -112,7 +112,7 @@ TEST(CtaScheduler, WarpSlotLimitBoundsOccupancy) {
     if (r.pc == 0x20) ends.push_back(r.cycle);
   }
   ASSERT_EQ(starts.size(), 8U);
-  EXPECT_EQ(starts[3], starts[0] + 3);  // four placed on consecutive cycles
+  EXPECT_LT(starts[3], ends[0]);        // four resident together
   EXPECT_GT(starts[4], ends[0]);        // not before a warp slot is free
   EXPECT_EQ(p.sms[0]->counters().ctas, 8U);
 }
