@@ -87,7 +87,8 @@ class OpcodeTable {
   struct Row;  // defined in the implementation
 
  private:
-  OpcodeTable(Arch arch, const Row* rows, std::size_t count) : arch_(arch), rows_(rows), count_(count) {}
+  OpcodeTable(Arch arch, const Row* rows, std::size_t count)
+      : arch_(arch), rows_(rows), count_(count) {}
   Arch arch_;
   const Row* rows_;
   std::size_t count_;

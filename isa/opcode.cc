@@ -1,0 +1,126 @@
+#include "isa/opcode.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "isa/opcode_modifiers.h"
+#include "isa/opcode_rows.h"
+
+namespace sassim::isa {
+namespace {
+
+// The rows of one architecture, sorted by mnemonic for binary search.
+std::vector<OpcodeRow> rows_of(Arch arch) {
+  std::vector<OpcodeRow> rows;
+  for (auto group : {compute_opcode_rows(), memory_opcode_rows(), control_opcode_rows()}) {
+    for (const OpcodeRow& row : group) {
+      if ((row.archs & arch_bit(arch)) != 0) rows.push_back(row);
+    }
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const OpcodeRow& a, const OpcodeRow& b) { return a.name < b.name; });
+  return rows;
+}
+
+}  // namespace
+
+std::string_view unit_class_name(UnitClass unit) {
+  switch (unit) {
+    case UnitClass::kIntAlu:
+      return "int_alu";
+    case UnitClass::kIntMad:
+      return "int_mad";
+    case UnitClass::kFp32:
+      return "fp32";
+    case UnitClass::kFp64:
+      return "fp64";
+    case UnitClass::kFp16:
+      return "fp16";
+    case UnitClass::kSfu:
+      return "sfu";
+    case UnitClass::kConversion:
+      return "conversion";
+    case UnitClass::kTensor:
+      return "tensor";
+    case UnitClass::kMemory:
+      return "memory";
+    case UnitClass::kBranch:
+      return "branch";
+    case UnitClass::kUniform:
+      return "uniform";
+    case UnitClass::kMisc:
+      return "misc";
+  }
+  return "unknown";
+}
+
+std::string_view mem_space_name(MemSpace space) {
+  switch (space) {
+    case MemSpace::kNone:
+      return "none";
+    case MemSpace::kGlobal:
+      return "global";
+    case MemSpace::kLocal:
+      return "local";
+    case MemSpace::kShared:
+      return "shared";
+    case MemSpace::kConstant:
+      return "constant";
+    case MemSpace::kGeneric:
+      return "generic";
+    case MemSpace::kTexture:
+      return "texture";
+  }
+  return "unknown";
+}
+
+const OpcodeTable& OpcodeTable::get(Arch arch) {
+  // Built once, immutable afterwards (function-local statics initialize thread-safely).
+  static const std::array<std::vector<OpcodeRow>, std::size(kAllArchs)> rows = [] {
+    std::array<std::vector<OpcodeRow>, std::size(kAllArchs)> all;
+    for (Arch a : kAllArchs) all[static_cast<std::size_t>(a)] = rows_of(a);
+    return all;
+  }();
+  static const std::array<OpcodeTable, std::size(kAllArchs)> tables = [] {
+    auto make = [](Arch a) {
+      const auto& r = rows[static_cast<std::size_t>(a)];
+      return OpcodeTable(a, r.data(), r.size());
+    };
+    return std::array<OpcodeTable, std::size(kAllArchs)>{
+        make(Arch::kSm60), make(Arch::kSm61), make(Arch::kSm70), make(Arch::kSm75),
+        make(Arch::kSm80), make(Arch::kSm86), make(Arch::kSm89), make(Arch::kSm90)};
+  }();
+  return tables[static_cast<std::size_t>(arch)];
+}
+
+std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_modifiers) const {
+  std::optional<OpcodeText> text = OpcodeText::split(opcode_with_modifiers);
+  if (!text) return std::nullopt;
+  const Row* end = rows_ + count_;
+  const Row* row = std::lower_bound(
+      rows_, end, text->base(), [](const Row& r, std::string_view name) { return r.name < name; });
+  if (row == end || row->name != text->base()) return std::nullopt;
+
+  DecodedOpcode op;
+  op.id = static_cast<std::uint16_t>(row - rows_);
+  op.unit = row->unit;
+  op.space = row->space;
+  op.mem = row->mem;
+  op.control = row->control;
+  // BAR.ARV arrives without waiting; BAR, BAR.SYNC(.DEFER_BLOCKING), BAR.RED wait.
+  if (row->name == "BAR" && text->has("ARV")) op.control = ControlKind::kBarrierArrive;
+  op.access_bytes = row->space == MemSpace::kNone ? 0 : memory_access_bytes(*text);
+  op.dst_regs = destination_registers(row->dst, *text, op.access_bytes);
+  return op;
+}
+
+std::string_view OpcodeTable::mnemonic(std::uint16_t id) const {
+  return id < count_ ? rows_[id].name : std::string_view{};
+}
+
+std::size_t OpcodeTable::size() const {
+  return count_;
+}
+
+}  // namespace sassim::isa

@@ -1,0 +1,126 @@
+// Unit, memory space, memory kind and control kind of the opcodes the timing model
+// treats specially.
+#include <gtest/gtest.h>
+
+#include "isa/opcode.h"
+
+namespace sassim::isa {
+namespace {
+
+DecodedOpcode decode(std::string_view opcode, Arch arch = Arch::kSm80) {
+  auto op = OpcodeTable::get(arch).decode(opcode);
+  EXPECT_TRUE(op.has_value()) << opcode << " on " << arch_name(arch);
+  return op.value_or(DecodedOpcode{});
+}
+
+void expect_mem(std::string_view opcode, MemSpace space, MemKind kind, Arch arch = Arch::kSm80) {
+  DecodedOpcode op = decode(opcode, arch);
+  EXPECT_EQ(op.unit, UnitClass::kMemory) << opcode;
+  EXPECT_EQ(op.space, space) << opcode;
+  EXPECT_EQ(op.mem, kind) << opcode;
+}
+
+TEST(OpcodeClass, MemorySpacesAndKinds) {
+  expect_mem("LDG.E.SYS", MemSpace::kGlobal, MemKind::kLoad);
+  expect_mem("STG.E.128", MemSpace::kGlobal, MemKind::kStore);
+  expect_mem("ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU", MemSpace::kGlobal, MemKind::kAtomic);
+  expect_mem("RED.E.ADD.STRONG.GPU", MemSpace::kGlobal, MemKind::kReduction);
+  expect_mem("LD.E.64", MemSpace::kGeneric, MemKind::kLoad);
+  expect_mem("ST.E", MemSpace::kGeneric, MemKind::kStore);
+  expect_mem("ATOM.E.CAS.64.STRONG.GPU", MemSpace::kGeneric, MemKind::kAtomic);
+  expect_mem("LDL.64", MemSpace::kLocal, MemKind::kLoad);
+  expect_mem("STL.128", MemSpace::kLocal, MemKind::kStore);
+  expect_mem("LDS.U.128", MemSpace::kShared, MemKind::kLoad);
+  expect_mem("STS.64", MemSpace::kShared, MemKind::kStore);
+  expect_mem("ATOMS.POPC.INC.32", MemSpace::kShared, MemKind::kAtomic);
+  expect_mem("LDSM.16.MT88.4", MemSpace::kShared, MemKind::kLoad);
+  expect_mem("STSM.16.M88.4", MemSpace::kShared, MemKind::kStore, Arch::kSm90);
+  expect_mem("LDC.64", MemSpace::kConstant, MemKind::kLoad);
+  expect_mem("LDGSTS.E.BYPASS.LTC128B.128", MemSpace::kGlobal, MemKind::kAsyncCopy);
+  expect_mem("TEX.SCR.LL", MemSpace::kTexture, MemKind::kLoad);
+  expect_mem("TLD.SCR.LZ", MemSpace::kTexture, MemKind::kLoad);
+  expect_mem("SULD.D.BA.1D", MemSpace::kTexture, MemKind::kLoad);
+  expect_mem("LDG.E.CG", MemSpace::kGlobal, MemKind::kLoad, Arch::kSm61);
+}
+
+TEST(OpcodeClass, UldcIsUniformNotMemory) {
+  DecodedOpcode op = decode("ULDC.64");
+  EXPECT_EQ(op.unit, UnitClass::kUniform);
+  EXPECT_EQ(op.space, MemSpace::kNone);
+  EXPECT_EQ(op.mem, MemKind::kNone);
+  EXPECT_EQ(op.access_bytes, 0);
+}
+
+TEST(OpcodeClass, Barriers) {
+  EXPECT_EQ(decode("BAR.SYNC").control, ControlKind::kBarrierSync);
+  EXPECT_EQ(decode("BAR.SYNC.DEFER_BLOCKING").control, ControlKind::kBarrierSync);
+  EXPECT_EQ(decode("BAR").control, ControlKind::kBarrierSync);
+  EXPECT_EQ(decode("BAR.RED.POPC").control, ControlKind::kBarrierSync);
+  EXPECT_EQ(decode("BAR.ARV").control, ControlKind::kBarrierArrive);
+  EXPECT_EQ(decode("BAR.SYNC", Arch::kSm61).control, ControlKind::kBarrierSync);
+  EXPECT_EQ(decode("BAR.SYNC").unit, UnitClass::kBranch);
+}
+
+TEST(OpcodeClass, ControlKinds) {
+  EXPECT_EQ(decode("EXIT").control, ControlKind::kExit);
+  for (std::string_view op : {"BRA", "BRX", "JMP", "JMX", "CALL.REL.NOINC", "RET.REL.NODEC"}) {
+    EXPECT_EQ(decode(op).control, ControlKind::kBranch) << op;
+    EXPECT_EQ(decode(op).unit, UnitClass::kBranch) << op;
+  }
+  for (std::string_view op : {"BSSY", "BSYNC", "WARPSYNC", "BMOV.32.CLEAR", "BREAK"}) {
+    EXPECT_EQ(decode(op).control, ControlKind::kConvergence) << op;
+  }
+  for (std::string_view op : {"SSY", "SYNC", "PBK", "BRK"}) {
+    EXPECT_EQ(decode(op, Arch::kSm61).control, ControlKind::kConvergence) << op;
+  }
+  for (std::string_view op : {"MEMBAR.SC.GPU", "ERRBAR", "CCTL.IVALL"}) {
+    EXPECT_EQ(decode(op).control, ControlKind::kMemoryBarrier) << op;
+  }
+  EXPECT_EQ(decode("FENCE.VIEW.ASYNC.S", Arch::kSm90).control, ControlKind::kMemoryBarrier);
+  EXPECT_EQ(decode("MEMBAR.CTA", Arch::kSm61).control, ControlKind::kMemoryBarrier);
+  EXPECT_EQ(decode("DEPBAR.LE").control, ControlKind::kDependency);
+  EXPECT_EQ(decode("LDGDEPBAR").control, ControlKind::kDependency);
+  EXPECT_EQ(decode("IADD3").control, ControlKind::kNone);
+  EXPECT_EQ(decode("LDG.E").control, ControlKind::kNone);
+}
+
+TEST(OpcodeClass, Units) {
+  EXPECT_EQ(decode("IADD3.X").unit, UnitClass::kIntAlu);
+  EXPECT_EQ(decode("LOP3.LUT").unit, UnitClass::kIntAlu);
+  EXPECT_EQ(decode("IMAD.WIDE").unit, UnitClass::kIntMad);
+  EXPECT_EQ(decode("XMAD.MRG", Arch::kSm61).unit, UnitClass::kIntMad);
+  EXPECT_EQ(decode("FFMA.FTZ").unit, UnitClass::kFp32);
+  EXPECT_EQ(decode("DFMA").unit, UnitClass::kFp64);
+  EXPECT_EQ(decode("HADD2.F32").unit, UnitClass::kFp16);
+  EXPECT_EQ(decode("MUFU.EX2").unit, UnitClass::kSfu);
+  EXPECT_EQ(decode("F2FP.PACK_AB").unit, UnitClass::kConversion);
+  EXPECT_EQ(decode("I2F.U32.RP").unit, UnitClass::kConversion);
+  EXPECT_EQ(decode("HMMA.16816.F32").unit, UnitClass::kTensor);
+  EXPECT_EQ(decode("HGMMA.64x128x16.F32", Arch::kSm90).unit, UnitClass::kTensor);
+  EXPECT_EQ(decode("S2UR").unit, UnitClass::kUniform);
+  EXPECT_EQ(decode("S2R").unit, UnitClass::kMisc);
+  EXPECT_EQ(decode("CS2R").unit, UnitClass::kMisc);
+  EXPECT_EQ(decode("SHFL.BFLY").unit, UnitClass::kMisc);
+  EXPECT_EQ(decode("NOP").unit, UnitClass::kMisc);
+}
+
+TEST(OpcodeClass, AccessBytesFromModifiers) {
+  EXPECT_EQ(decode("LDG.E.U8.SYS").access_bytes, 1);
+  EXPECT_EQ(decode("LDG.E.S8").access_bytes, 1);
+  EXPECT_EQ(decode("STG.E.U16").access_bytes, 2);
+  EXPECT_EQ(decode("LDC.S16").access_bytes, 2);
+  EXPECT_EQ(decode("LDG.E.SYS").access_bytes, 4);
+  EXPECT_EQ(decode("LDS.U.32", Arch::kSm61).access_bytes, 4);
+  EXPECT_EQ(decode("LDG.E.64.SYS").access_bytes, 8);
+  EXPECT_EQ(decode("ATOM.E.ADD.F64.RN.STRONG.GPU").access_bytes, 8);
+  EXPECT_EQ(decode("LDG.E.128.SYS").access_bytes, 16);
+  EXPECT_EQ(decode("LDS.U.128", Arch::kSm61).access_bytes, 16);
+  EXPECT_EQ(decode("LDGSTS.E.BYPASS.LTC128B.128").access_bytes, 16);  // LTC128B is a hint
+  EXPECT_EQ(decode("LDGSTS.E.LTC128B.64").access_bytes, 8);
+  EXPECT_EQ(decode("LDSM.16.M88.4").access_bytes, 16);  // one 16-byte row per thread
+  EXPECT_EQ(decode("IADD3").access_bytes, 0);
+  EXPECT_EQ(decode("MEMBAR.SC.GPU").access_bytes, 0);
+}
+
+}  // namespace
+}  // namespace sassim::isa
