@@ -73,7 +73,7 @@ struct WarpTrace {
 
 struct CtaTrace {
   Dim3 id;
-  std::vector<WarpTrace> warps;        // indexed by warp id within the CTA
+  std::vector<WarpTrace> warps;          // indexed by warp id within the CTA
   std::vector<std::uint64_t> addresses;  // pool referenced by WarpInst::addr_begin
   std::uint64_t instruction_count() const {
     std::uint64_t n = 0;

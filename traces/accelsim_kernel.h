@@ -1,0 +1,49 @@
+#pragma once
+// A KernelTrace over the lines of one Accel-Sim kernel trace (file or memory): the
+// header is read on construction, each next_cta() reads exactly one CTA.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "isa/opcode.h"
+#include "traces/instruction_line.h"
+#include "traces/kernel_header.h"
+#include "traces/kernel_trace.h"
+#include "traces/line_source.h"
+
+namespace sassim::traces {
+
+class AccelsimKernelTrace final : public KernelTrace {
+ public:
+  // Reads the header from `lines`; throws sassim::Error when it is malformed.
+  explicit AccelsimKernelTrace(std::unique_ptr<LineSource> lines);
+
+  const KernelInfo& info() const override { return header_.info; }
+  const StaticInstTable& statics() const override { return statics_; }
+  std::optional<CtaTrace> next_cta() override;
+
+  // The opcode text ("LDG.E.128.SYS") of a static instruction.
+  const std::string& opcode_text(std::uint32_t static_index) const {
+    return opcode_text_[static_index];
+  }
+
+ private:
+  bool next_nonblank(std::string_view& line);
+  Dim3 read_cta_id();
+  void read_warp(std::string_view warp_line, CtaTrace& cta, std::vector<bool>& seen);
+  std::uint32_t static_index(const InstructionLine& inst);
+  std::uint32_t decode(const InstructionLine& inst);
+
+  std::unique_ptr<LineSource> lines_;
+  KernelHeader header_;
+  const isa::OpcodeTable& opcodes_;
+  StaticInstTable statics_;
+  std::vector<std::string> opcode_text_;        // per static instruction
+  std::vector<std::uint64_t> decoded_at_line_;  // per static instruction
+  InstructionLine scratch_;
+  Dim3 cta_id_;                   // CTA being read (for messages)
+  std::uint64_t cta_line_ = 0;    // line of its #BEGIN_TB
+  std::uint32_t last_index_ = 0;  // static index of the previous line (lookup shortcut)
+};
+
+}  // namespace sassim::traces

@@ -1,0 +1,120 @@
+// Plain and xz-compressed trace files. The .xz decoder runs in-process (liblzma) and
+// streams: it holds one input block and one output block, never the whole file.
+#include <lzma.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "isa/error.h"
+#include "traces/line_source.h"
+
+namespace sassim::traces {
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+std::size_t read_file(std::FILE* file, char* out, std::size_t capacity, const std::string& name) {
+  std::size_t n = std::fread(out, 1, capacity, file);
+  if (n < capacity && std::ferror(file)) {
+    throw Error(name + ": read error: " + std::strerror(errno));
+  }
+  return n;
+}
+
+class PlainFileLineSource final : public LineSource {
+ public:
+  PlainFileLineSource(FilePtr file, std::string name)
+      : LineSource(std::move(name)), file_(std::move(file)) {}
+
+ private:
+  std::size_t read(char* out, std::size_t capacity) override {
+    return read_file(file_.get(), out, capacity, name());
+  }
+  FilePtr file_;
+};
+
+class XzFileLineSource final : public LineSource {
+ public:
+  XzFileLineSource(FilePtr file, std::string name)
+      : LineSource(std::move(name)), file_(std::move(file)) {
+    if (lzma_stream_decoder(&stream_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+      throw Error(this->name() + ": cannot start the xz decoder");
+    }
+  }
+  ~XzFileLineSource() override { lzma_end(&stream_); }
+
+ private:
+  std::size_t read(char* out, std::size_t capacity) override {
+    if (finished_) return 0;
+    stream_.next_out = reinterpret_cast<std::uint8_t*>(out);
+    stream_.avail_out = capacity;
+    while (stream_.avail_out > 0) {
+      if (stream_.avail_in == 0 && !input_done_) {
+        std::size_t n = read_file(file_.get(), input_.data(), input_.size(), name());
+        stream_.next_in = reinterpret_cast<const std::uint8_t*>(input_.data());
+        stream_.avail_in = n;
+        input_done_ = n == 0;
+      }
+      lzma_ret ret = lzma_code(&stream_, input_done_ ? LZMA_FINISH : LZMA_RUN);
+      if (ret == LZMA_STREAM_END) {
+        finished_ = true;
+        break;
+      }
+      if (ret != LZMA_OK) throw Error(name() + ": " + describe(ret));
+    }
+    return capacity - stream_.avail_out;
+  }
+
+  static std::string describe(lzma_ret ret) {
+    switch (ret) {
+      case LZMA_BUF_ERROR:
+        return "xz data ends early (truncated .xz file)";
+      case LZMA_DATA_ERROR:
+        return "corrupt xz data";
+      case LZMA_FORMAT_ERROR:
+        return "not in the xz format";
+      case LZMA_MEM_ERROR:
+        return "out of memory while decompressing xz data";
+      default:
+        return "xz decompression failed (liblzma error " + std::to_string(ret) + ")";
+    }
+  }
+
+  FilePtr file_;
+  lzma_stream stream_ = LZMA_STREAM_INIT;
+  std::array<char, 1 << 16> input_{};
+  bool input_done_ = false;
+  bool finished_ = false;
+};
+
+bool starts_with_xz_magic(std::FILE* file) {
+  static constexpr unsigned char kMagic[] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
+  unsigned char head[sizeof kMagic] = {};
+  std::size_t n = std::fread(head, 1, sizeof head, file);
+  std::rewind(file);
+  return n == sizeof head && std::memcmp(head, kMagic, sizeof kMagic) == 0;
+}
+
+}  // namespace
+
+std::unique_ptr<LineSource> open_line_source(const std::filesystem::path& path) {
+  std::string name = path.string();
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw Error(name + ": is a folder, expected a trace file");
+  }
+  FilePtr file(std::fopen(name.c_str(), "rb"));
+  if (!file) throw Error("cannot open trace file " + name + ": " + std::strerror(errno));
+  if (starts_with_xz_magic(file.get())) {
+    return std::make_unique<XzFileLineSource>(std::move(file), std::move(name));
+  }
+  return std::make_unique<PlainFileLineSource>(std::move(file), std::move(name));
+}
+
+}  // namespace sassim::traces

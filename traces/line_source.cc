@@ -1,0 +1,79 @@
+#include "traces/line_source.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sassim::traces {
+
+bool LineSource::next(std::string_view& line) {
+  if (replay_) {
+    replay_ = false;
+    line = last_;
+    return true;
+  }
+  for (;;) {
+    const char* start = buffer_.data() + begin_;
+    const std::size_t available = end_ - begin_;
+    if (scanned_ < available) {
+      const void* newline = std::memchr(start + scanned_, '\n', available - scanned_);
+      if (newline != nullptr) {
+        auto length = static_cast<std::size_t>(static_cast<const char*>(newline) - start);
+        line = {start, length};
+        begin_ += length + 1;
+        scanned_ = 0;
+        break;
+      }
+      scanned_ = available;
+    }
+    if (eof_) {
+      if (available == 0) return false;
+      line = {start, available};  // last line without a final newline
+      begin_ = end_;
+      scanned_ = 0;
+      break;
+    }
+    // Keep the partial line, make room, read the next block.
+    if (begin_ > 0) {
+      std::memmove(buffer_.data(), start, available);
+      begin_ = 0;
+      end_ = available;
+    }
+    if (buffer_.size() - end_ < kBlockBytes / 2) {
+      buffer_.resize(std::max(kBlockBytes, buffer_.size() * 2));
+    }
+    std::size_t n = read(buffer_.data() + end_, buffer_.size() - end_);
+    if (n == 0) eof_ = true;
+    end_ += n;
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  last_ = line;
+  ++line_number_;
+  return true;
+}
+
+namespace {
+
+class MemoryLineSource final : public LineSource {
+ public:
+  MemoryLineSource(std::string text, std::string name)
+      : LineSource(std::move(name)), text_(std::move(text)) {}
+
+ private:
+  std::size_t read(char* out, std::size_t capacity) override {
+    std::size_t n = std::min(capacity, text_.size() - offset_);
+    std::memcpy(out, text_.data() + offset_, n);
+    offset_ += n;
+    return n;
+  }
+
+  std::string text_;
+  std::size_t offset_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<LineSource> memory_line_source(std::string text, std::string name) {
+  return std::make_unique<MemoryLineSource>(std::move(text), std::move(name));
+}
+
+}  // namespace sassim::traces

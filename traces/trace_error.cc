@@ -1,0 +1,22 @@
+#include "traces/trace_error.h"
+
+#include <fmt/format.h>
+
+#include "isa/error.h"
+
+namespace sassim::traces {
+
+void throw_at(std::string_view file, std::uint64_t line, std::string_view message) {
+  throw Error(fmt::format("{}:{}: {}", file, line, message));
+}
+
+void throw_at(const LineSource& lines, std::string_view message) {
+  throw_at(lines.name(), lines.line_number(), message);
+}
+
+std::string_view excerpt(std::string_view line) {
+  constexpr std::size_t kMax = 120;
+  return line.size() <= kMax ? line : line.substr(0, kMax);
+}
+
+}  // namespace sassim::traces
