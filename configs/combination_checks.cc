@@ -1,0 +1,142 @@
+#include "configs/combination_checks.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+namespace sassim::config {
+
+namespace {
+
+bool is_power_of_two(std::uint64_t value) {
+  return value != 0 && (value & (value - 1)) == 0;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+void check_one_of(const std::string& path, const std::string& value,
+                  const std::vector<std::string>& allowed, std::vector<std::string>& problems) {
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+    problems.push_back(fmt::format("{} = \"{}\" is not one of: {}", path, value, joined(allowed)));
+  }
+}
+
+// Lines are a power of two and whole sectors.
+void check_line(const std::string& cache, std::uint32_t line, std::uint32_t sector,
+                std::vector<std::string>& problems) {
+  if (!is_power_of_two(line)) {
+    problems.push_back(fmt::format("{}.line_bytes = {} is not a power of two", cache, line));
+  }
+  if (line % sector != 0) {
+    problems.push_back(fmt::format("{}.line_bytes = {} is not a multiple of {}.sector_bytes = {}",
+                                   cache, line, cache, sector));
+  }
+}
+
+// `bytes` of cache (described by `what`) must hold a whole number (>= 1) of sets.
+void check_sets(const std::string& what, std::uint64_t bytes, const std::string& cache,
+                std::uint32_t line, std::uint32_t ways, std::vector<std::string>& problems) {
+  const std::uint64_t set_bytes = std::uint64_t{line} * ways;
+  if (bytes < set_bytes || bytes % set_bytes != 0) {
+    problems.push_back(fmt::format(
+        "{} = {} bytes does not divide into whole sets of {}.line_bytes x {}.associativity = "
+        "{} x {} = {} bytes",
+        what, bytes, cache, cache, line, ways, set_bytes));
+  }
+}
+
+void check_l1(const L1Config& l1, std::vector<std::string>& problems) {
+  if (l1.shared_memory_bytes() > l1.unified_size_bytes()) {
+    problems.push_back(fmt::format("l1.shared_memory_bytes = {} exceeds l1.unified_size_bytes = {}",
+                                   l1.shared_memory_bytes(), l1.unified_size_bytes()));
+  }
+  if (l1.max_shared_per_cta_bytes() > l1.shared_memory_bytes()) {
+    problems.push_back(
+        fmt::format("l1.max_shared_per_cta_bytes = {} exceeds l1.shared_memory_bytes = {}",
+                    l1.max_shared_per_cta_bytes(), l1.shared_memory_bytes()));
+  }
+  check_line("l1", l1.line_bytes(), l1.sector_bytes(), problems);
+  if (l1.shared_memory_bytes() <= l1.unified_size_bytes()) {
+    check_sets("the L1 data part (l1.unified_size_bytes - l1.shared_memory_bytes)",
+               l1.unified_size_bytes() - l1.shared_memory_bytes(), "l1", l1.line_bytes(),
+               l1.associativity(), problems);
+  }
+}
+
+void check_l2(const L2Config& l2, std::vector<std::string>& problems) {
+  check_line("l2", l2.line_bytes(), l2.sector_bytes(), problems);
+  if (l2.size_bytes() % l2.slices() != 0) {
+    problems.push_back(fmt::format("l2.size_bytes = {} does not split evenly over l2.slices = {}",
+                                   l2.size_bytes(), l2.slices()));
+  } else {
+    check_sets("one L2 slice (l2.size_bytes / l2.slices)", l2.size_bytes() / l2.slices(), "l2",
+               l2.line_bytes(), l2.associativity(), problems);
+  }
+  check_one_of("l2.address_hash", l2.address_hash(), known_address_hashes(), problems);
+}
+
+void check_sm(const SmConfig& sm, std::vector<std::string>& problems) {
+  constexpr std::uint64_t kWarpSize = 32;
+  if (sm.max_threads() > sm.max_warps() * kWarpSize) {
+    problems.push_back(fmt::format("sm.max_threads = {} exceeds sm.max_warps x 32 = {} x 32 = {}",
+                                   sm.max_threads(), sm.max_warps(), sm.max_warps() * kWarpSize));
+  }
+  if (sm.max_warps() % sm.sub_cores() != 0) {
+    problems.push_back(fmt::format("sm.max_warps = {} is not a multiple of sm.sub_cores = {}",
+                                   sm.max_warps(), sm.sub_cores()));
+  }
+  // Keys are base mnemonics as the SASS tables spell them; values share the
+  // range of the class latencies.
+  for (const auto& [mnemonic, cycles] : sm.opcode_latency_cycles()) {
+    const bool well_formed = !mnemonic.empty() && mnemonic[0] >= 'A' && mnemonic[0] <= 'Z' &&
+                             std::all_of(mnemonic.begin(), mnemonic.end(), [](char c) {
+                               return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+                             });
+    if (!well_formed) {
+      problems.push_back(fmt::format(
+          "sm.opcode_latency_cycles key \"{}\" is not a base SASS mnemonic (upper case, no "
+          "modifiers, e.g. \"IMAD\")",
+          mnemonic));
+    }
+    if (cycles < 1 || cycles > 10000) {
+      problems.push_back(
+          fmt::format("sm.opcode_latency_cycles.{} = {} is out of range [1, 10000] core cycles",
+                      mnemonic, cycles));
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& known_arch_names() {
+  // Mirrors isa::Arch (isa/arch.h); a new architecture is added in both places.
+  static const std::vector<std::string> names = {"sm_60", "sm_61", "sm_70", "sm_75",
+                                                 "sm_80", "sm_86", "sm_89", "sm_90"};
+  return names;
+}
+
+const std::vector<std::string>& known_dram_types() {
+  static const std::vector<std::string> types = {"HBM2",  "HBM2e",  "HBM3",  "HBM3e",
+                                                 "GDDR5", "GDDR5X", "GDDR6", "GDDR6X"};
+  return types;
+}
+
+const std::vector<std::string>& known_address_hashes() {
+  static const std::vector<std::string> hashes = {"linear", "xor"};
+  return hashes;
+}
+
+void check_combinations(const GpuConfig& config, std::vector<std::string>& problems) {
+  check_one_of("arch", config.arch(), known_arch_names(), problems);
+  check_sm(config.sm(), problems);
+  check_l1(config.l1(), problems);
+  check_l2(config.l2(), problems);
+  check_one_of("dram.type", config.dram().type(), known_dram_types(), problems);
+}
+
+}  // namespace sassim::config

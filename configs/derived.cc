@@ -1,0 +1,57 @@
+#include "configs/derived.h"
+
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "isa/error.h"
+
+namespace sassim::config {
+
+double dram_peak_bytes_per_second(const GpuConfig& config) {
+  const DramConfig& dram = config.dram();
+  return static_cast<double>(dram.channels()) * (static_cast<double>(dram.bus_width_bits()) / 8.0) *
+         dram.data_rate_mtps() * 1e6;
+}
+
+double dram_clock_mhz(const GpuConfig& config) {
+  const std::string& type = config.dram().type();
+  if (type == "HBM2" || type == "HBM2e" || type == "HBM3" || type == "HBM3e" || type == "GDDR5" ||
+      type == "GDDR6") {
+    return config.dram().data_rate_mtps() / 2.0;
+  }
+  if (type == "GDDR5X" || type == "GDDR6X") return config.dram().data_rate_mtps() / 4.0;
+  throw Error(fmt::format("dram.type = \"{}\": no clock is known for this DRAM type", type));
+}
+
+std::uint32_t l1_data_bytes(const GpuConfig& config) {
+  return config.l1().unified_size_bytes() - config.l1().shared_memory_bytes();
+}
+
+std::uint64_t l2_slice_bytes(const GpuConfig& config) {
+  return config.l2().size_bytes() / config.l2().slices();
+}
+
+std::string preset_for_binary_version(int binary_version) {
+  // sm_60 (P100) has no preset of its own; GTX 1080 (sm_61) shares its SASS.
+  static constexpr std::array<std::pair<int, std::string_view>, 8> kPresets = {{
+      {60, "gtx1080"},
+      {61, "gtx1080"},
+      {70, "v100"},
+      {75, "rtx2060"},
+      {80, "a100"},
+      {86, "rtx3070"},
+      {89, "rtx4090"},
+      {90, "h100"},
+  }};
+  std::string known;
+  for (const auto& [version, preset] : kPresets) {
+    if (version == binary_version) return std::string(preset);
+    known += fmt::format("{}{}", known.empty() ? "" : ", ", version);
+  }
+  throw Error(fmt::format("no preset for binary version {} (known: {})", binary_version, known));
+}
+
+}  // namespace sassim::config

@@ -1,0 +1,135 @@
+// --set overrides by reflection: scalars of every type, nested messages, the map, errors.
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "configs/config_loader.h"
+#include "tests/configs/error_matchers.h"
+
+namespace sassim::config {
+namespace {
+
+using testing::error_of;
+using ::testing::HasSubstr;
+
+class Override : public ::testing::Test {
+ protected:
+  GpuConfig config_ = load_config("a100");
+};
+
+TEST_F(Override, TopLevelScalar) {
+  apply_override(config_, "num_sms=54");
+  EXPECT_EQ(config_.num_sms(), 54u);
+}
+
+TEST_F(Override, NestedScalar) {
+  apply_override(config_, "sm.units.fp32.latency_cycles=5");
+  EXPECT_EQ(config_.sm().units().fp32().latency_cycles(), 5u);
+  EXPECT_EQ(config_.sm().units().fp32().initiation_interval_cycles(), 2u);  // sibling kept
+}
+
+TEST_F(Override, EveryScalarTypeOfTheSchema) {
+  apply_override(config_, "clocks.core_mhz=1234.5");       // double
+  apply_override(config_, "l2.size_bytes=83886080");       // uint64
+  apply_override(config_, "sm.scheduler.policy=lrr");      // string
+  apply_override(config_, "l1.cache_global_loads=false");  // bool
+  apply_override(config_, "dram.latency_ns=1e2");          // double, exponent form
+  EXPECT_DOUBLE_EQ(config_.clocks().core_mhz(), 1234.5);
+  EXPECT_EQ(config_.l2().size_bytes(), 83886080u);
+  EXPECT_EQ(config_.sm().scheduler().policy(), "lrr");
+  EXPECT_FALSE(config_.l1().cache_global_loads());
+  EXPECT_DOUBLE_EQ(config_.dram().latency_ns(), 100.0);
+  apply_override(config_, "l1.cache_global_loads=true");
+  EXPECT_TRUE(config_.l1().cache_global_loads());
+}
+
+TEST_F(Override, CreatesAbsentMessages) {
+  GpuConfig empty;
+  apply_override(empty, "simulation.deadlock_cycles=5000");
+  EXPECT_TRUE(empty.has_simulation());
+  EXPECT_EQ(empty.simulation().deadlock_cycles(), 5000u);
+}
+
+TEST_F(Override, MapEntryIsAddedThenReplaced) {
+  apply_override(config_, "sm.opcode_latency_cycles.IMAD=5");
+  EXPECT_EQ(config_.sm().opcode_latency_cycles().at("IMAD"), 5u);
+  apply_override(config_, "sm.opcode_latency_cycles.IMAD=7");
+  EXPECT_EQ(config_.sm().opcode_latency_cycles().at("IMAD"), 7u);
+  EXPECT_EQ(config_.sm().opcode_latency_cycles().size(), 1u);
+}
+
+TEST_F(Override, MapEntryOfAPresetIsReplaced) {
+  GpuConfig h100 = load_config("h100");
+  apply_override(h100, "sm.opcode_latency_cycles.HGMMA=64");
+  EXPECT_EQ(h100.sm().opcode_latency_cycles().at("HGMMA"), 64u);
+  EXPECT_EQ(h100.sm().opcode_latency_cycles().size(), 1u);
+}
+
+TEST_F(Override, UnknownSegmentListsTheFields) {
+  const std::string message =
+      error_of([&] { apply_override(config_, "sm.unitz.fp32.latency_cycles=5"); });
+  EXPECT_THAT(message, HasSubstr("--set sm.unitz.fp32.latency_cycles=5: SmConfig has no field "
+                                 "'unitz' (fields: sub_cores, max_warps, "));
+  EXPECT_THAT(message, HasSubstr("opcode_latency_cycles"));
+}
+
+TEST_F(Override, UnknownTopLevelField) {
+  EXPECT_THAT(error_of([&] { apply_override(config_, "num_smz=5"); }),
+              HasSubstr("GpuConfig has no field 'num_smz'"));
+}
+
+TEST_F(Override, BadUnsignedValue) {
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm.max_warps=abc"); }),
+              HasSubstr("--set sm.max_warps=abc: expected an unsigned integer, got 'abc'"));
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm.max_warps=-3"); }),
+              HasSubstr("expected an unsigned integer, got '-3'"));
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm.max_warps=4294967296"); }),
+              HasSubstr("no larger than 4294967295"));
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm.max_warps="); }),
+              HasSubstr("expected an unsigned integer, got ''"));
+}
+
+TEST_F(Override, BadNumberAndBoolValues) {
+  EXPECT_THAT(error_of([&] { apply_override(config_, "clocks.core_mhz=fast"); }),
+              HasSubstr("expected a number, got 'fast'"));
+  EXPECT_THAT(error_of([&] { apply_override(config_, "l1.cache_global_loads=yes"); }),
+              HasSubstr("expected true or false, got 'yes'"));
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm.opcode_latency_cycles.IMAD=x"); }),
+              HasSubstr("expected an unsigned integer, got 'x'"));
+}
+
+TEST_F(Override, MissingEquals) {
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm.max_warps"); }),
+              HasSubstr("--set sm.max_warps: expected path=value"));
+}
+
+TEST_F(Override, PathThroughAScalar) {
+  EXPECT_THAT(error_of([&] { apply_override(config_, "num_sms.count=5"); }),
+              HasSubstr("'num_sms' is an unsigned integer, it has no field 'count'"));
+}
+
+TEST_F(Override, MessageNeedsAField) {
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm=5"); }),
+              HasSubstr("'sm' is a SmConfig message; set one of its fields"));
+}
+
+TEST_F(Override, MapNeedsExactlyOneKey) {
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm.opcode_latency_cycles=5"); }),
+              HasSubstr("is a map; name one key"));
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm.opcode_latency_cycles.A.B=5"); }),
+              HasSubstr("is a map; name one key"));
+}
+
+TEST_F(Override, EmptySegment) {
+  EXPECT_THAT(error_of([&] { apply_override(config_, "sm..max_warps=5"); }),
+              HasSubstr("empty field name"));
+}
+
+TEST_F(Override, BaseCannotBeOverridden) {
+  EXPECT_THAT(error_of([&] { apply_override(config_, "base=h100"); }),
+              HasSubstr("'base' cannot be overridden"));
+}
+
+}  // namespace
+}  // namespace sassim::config

@@ -1,0 +1,131 @@
+// Every bundled preset loads and validates; h200 inherits from h100; derived values
+// match the datasheets.
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "configs/config_loader.h"
+#include "configs/derived.h"
+#include "configs/text_parser.h"
+#include "tests/configs/error_matchers.h"
+
+namespace sassim::config {
+namespace {
+
+using testing::error_of;
+using ::testing::HasSubstr;
+
+TEST(Presets, BundledListIsComplete) {
+  const std::vector<std::string> expected = {"a100",    "gtx1080", "h100",    "h200",
+                                             "rtx2060", "rtx3070", "rtx4090", "v100"};
+  EXPECT_EQ(preset_names(), expected);
+}
+
+class EveryPreset : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryPreset, LoadsValidatesAndClearsBase) {
+  const GpuConfig config = load_config(GetParam());
+  EXPECT_NO_THROW(validate(config));
+  EXPECT_FALSE(config.has_base());
+  EXPECT_FALSE(config.name().empty());
+  EXPECT_GT(dram_peak_bytes_per_second(config), 1e11);
+}
+
+TEST_P(EveryPreset, TextRoundTripsThroughTheParser) {
+  const GpuConfig config = load_config(GetParam());
+  const std::string text = to_text(config);
+  GpuConfig parsed;
+  ASSERT_NO_THROW(parsed = parse_config_text(text, "to_text"));
+  EXPECT_NO_THROW(validate(parsed));
+  EXPECT_EQ(to_text(parsed), text);
+  EXPECT_EQ(parsed.l1().hit_latency_cycles(), config.l1().hit_latency_cycles());
+  EXPECT_EQ(parsed.dram().data_rate_mtps(), config.dram().data_rate_mtps());
+}
+
+INSTANTIATE_TEST_SUITE_P(All, EveryPreset,
+                         ::testing::Values("a100", "gtx1080", "h100", "h200", "rtx2060", "rtx3070",
+                                           "rtx4090", "v100"));
+
+TEST(Presets, H200InheritsWhatItDoesNotOverride) {
+  const GpuConfig h100 = load_config("h100");
+  const GpuConfig h200 = load_config("h200");
+  // Inherited.
+  EXPECT_EQ(h200.arch(), "sm_90");
+  EXPECT_EQ(h200.num_sms(), h100.num_sms());
+  EXPECT_EQ(h200.sm().units().fp32().initiation_interval_cycles(), 1u);
+  EXPECT_EQ(h200.l1().unified_size_bytes(), h100.l1().unified_size_bytes());
+  EXPECT_EQ(h200.l2().associativity(), h100.l2().associativity());
+  EXPECT_EQ(h200.dram().bus_width_bits(), h100.dram().bus_width_bits());
+  EXPECT_EQ(h200.dram().latency_ns(), h100.dram().latency_ns());
+  EXPECT_EQ(h200.sm().opcode_latency_cycles().at("HGMMA"), 128u);
+  // Overridden.
+  EXPECT_EQ(h200.name(), "NVIDIA H200 SXM 141GB");
+  EXPECT_EQ(h200.clocks().core_mhz(), 1980.0);
+  EXPECT_NE(h200.clocks().core_mhz(), h100.clocks().core_mhz());
+  EXPECT_EQ(h200.l2().size_bytes(), 60u * 1024 * 1024);
+  EXPECT_EQ(h100.l2().size_bytes(), 50u * 1024 * 1024);
+  EXPECT_EQ(h200.dram().type(), "HBM3e");
+  EXPECT_EQ(h100.dram().type(), "HBM3");
+}
+
+TEST(Derived, A100PeakBandwidthMatchesTheDatasheet) {
+  const GpuConfig a100 = load_config("a100");
+  EXPECT_NEAR(dram_peak_bytes_per_second(a100), 1555e9, 0.01 * 1555e9);
+  EXPECT_EQ(l1_data_bytes(a100), 192u * 1024 - 164u * 1024);
+  EXPECT_EQ(l2_slice_bytes(a100), 40u * 1024 * 1024 / 160);
+  EXPECT_DOUBLE_EQ(dram_clock_mhz(a100), 1215.0);
+}
+
+TEST(Derived, HopperPeakBandwidthMatchesTheDatasheets) {
+  const GpuConfig h100 = load_config("h100");
+  const GpuConfig h200 = load_config("h200");
+  EXPECT_NEAR(dram_peak_bytes_per_second(h100), 3.35e12, 0.01 * 3.35e12);
+  EXPECT_NEAR(dram_peak_bytes_per_second(h200), 4.8e12, 0.01 * 4.8e12);
+  EXPECT_DOUBLE_EQ(dram_clock_mhz(h100), 2619.0);
+  EXPECT_EQ(l2_slice_bytes(h100), 640u * 1024);
+  EXPECT_EQ(l2_slice_bytes(h200), 640u * 1024);
+  EXPECT_EQ(l1_data_bytes(h100), 28u * 1024);
+}
+
+TEST(Derived, OtherPresetsMatchTheirDatasheets) {
+  EXPECT_NEAR(dram_peak_bytes_per_second(load_config("v100")), 900e9, 0.01 * 900e9);
+  EXPECT_NEAR(dram_peak_bytes_per_second(load_config("rtx3070")), 448e9, 0.01 * 448e9);
+  EXPECT_NEAR(dram_peak_bytes_per_second(load_config("rtx2060")), 336e9, 0.01 * 336e9);
+  EXPECT_NEAR(dram_peak_bytes_per_second(load_config("rtx4090")), 1008e9, 0.01 * 1008e9);
+  EXPECT_NEAR(dram_peak_bytes_per_second(load_config("gtx1080")), 320e9, 0.01 * 320e9);
+}
+
+TEST(Derived, DramClockFollowsTheSignalling) {
+  GpuConfig config = load_config("rtx3070");
+  EXPECT_DOUBLE_EQ(dram_clock_mhz(config), 7000.0);                  // GDDR6: DDR on WCK
+  EXPECT_DOUBLE_EQ(dram_clock_mhz(load_config("gtx1080")), 2500.0);  // GDDR5X: QDR
+  EXPECT_DOUBLE_EQ(dram_clock_mhz(load_config("rtx4090")), 5250.0);  // GDDR6X: PAM4
+  config.mutable_dram()->set_type("DDR4");
+  EXPECT_THAT(error_of([&] { dram_clock_mhz(config); }), HasSubstr("\"DDR4\""));
+}
+
+TEST(Derived, PresetForBinaryVersion) {
+  EXPECT_EQ(preset_for_binary_version(60), "gtx1080");
+  EXPECT_EQ(preset_for_binary_version(61), "gtx1080");
+  EXPECT_EQ(preset_for_binary_version(70), "v100");
+  EXPECT_EQ(preset_for_binary_version(75), "rtx2060");
+  EXPECT_EQ(preset_for_binary_version(80), "a100");
+  EXPECT_EQ(preset_for_binary_version(86), "rtx3070");
+  EXPECT_EQ(preset_for_binary_version(89), "rtx4090");
+  EXPECT_EQ(preset_for_binary_version(90), "h100");
+  const std::string message = error_of([] { preset_for_binary_version(52); });
+  EXPECT_THAT(message, HasSubstr("binary version 52"));
+  EXPECT_THAT(message, HasSubstr("60, 61, 70, 75, 80, 86, 89, 90"));
+}
+
+TEST(Derived, EveryBinaryVersionNamesABundledPreset) {
+  const std::vector<std::string> names = preset_names();
+  for (int version : {60, 61, 70, 75, 80, 86, 89, 90}) {
+    EXPECT_THAT(names, ::testing::Contains(preset_for_binary_version(version))) << version;
+  }
+}
+
+}  // namespace
+}  // namespace sassim::config
