@@ -46,6 +46,7 @@ std::optional<CtaTrace> AccelsimKernelTrace::next_cta() {
     throw_at(*lines_, fmt::format("'{}': expected #BEGIN_TB (the start of a CTA)", excerpt(line)));
   }
   cta_line_ = lines_->line_number();
+  prev_warp_.reset();
   CtaTrace cta;
   cta.id = cta_id_ = read_cta_id();
   const std::uint32_t warps = header_.info.warps_per_cta();
@@ -95,6 +96,12 @@ void AccelsimKernelTrace::read_warp(std::string_view warp_line, CtaTrace& cta,
   const std::uint32_t warps = static_cast<std::uint32_t>(cta.warps.size());
   auto warp_id = keyed_number(warp_line, "warp");
   if (!warp_id) {
+    if (prev_warp_ && is_instruction_start(warp_line)) {
+      throw_at(*lines_, fmt::format("'{}': warp {} of CTA ({},{},{}) has more instruction lines "
+                                    "than its insts = {} (expected 'warp = <n>' or #END_TB)",
+                                    excerpt(warp_line), prev_warp_->first, cta_id_.x, cta_id_.y,
+                                    cta_id_.z, prev_warp_->second));
+    }
     throw_at(*lines_, fmt::format("'{}': expected 'warp = <n>' or #END_TB in CTA ({},{},{})",
                                   excerpt(warp_line), cta_id_.x, cta_id_.y, cta_id_.z));
   }
@@ -144,6 +151,7 @@ void AccelsimKernelTrace::read_warp(std::string_view warp_line, CtaTrace& cta,
     insts.push_back({static_index(scratch_), scratch_.mask, static_cast<std::uint32_t>(addr_begin),
                      static_cast<std::uint32_t>(cta.addresses.size() - addr_begin)});
   }
+  prev_warp_.emplace(w, *count);
 }
 
 std::uint32_t AccelsimKernelTrace::static_index(const InstructionLine& inst) {

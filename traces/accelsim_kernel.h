@@ -2,7 +2,9 @@
 // A KernelTrace over the lines of one Accel-Sim kernel trace (file or memory): the
 // header is read on construction, each next_cta() reads exactly one CTA.
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "isa/opcode.h"
@@ -41,8 +43,9 @@ class AccelsimKernelTrace final : public KernelTrace {
   std::vector<std::string> opcode_text_;        // per static instruction
   std::vector<std::uint64_t> decoded_at_line_;  // per static instruction
   InstructionLine scratch_;
-  Dim3 cta_id_;                   // CTA being read (for messages)
-  std::uint64_t cta_line_ = 0;    // line of its #BEGIN_TB
+  Dim3 cta_id_;                 // CTA being read (for messages)
+  std::uint64_t cta_line_ = 0;  // line of its #BEGIN_TB
+  std::optional<std::pair<std::uint32_t, std::uint64_t>> prev_warp_;  // last warp read, insts
   std::uint32_t last_index_ = 0;  // static index of the previous line (lookup shortcut)
 };
 

@@ -126,9 +126,13 @@ class HeaderParser {
     std::size_t eq = text.find('=');
     std::string_view key = trim(text.substr(1, eq == std::string_view::npos ? eq : eq - 1));
     for (std::size_t f = 0; f < kNumFields; ++f) {
-      if (kFields[f].key != key) continue;
+      const bool match = eq == std::string_view::npos ? key.starts_with(kFields[f].key) &&
+                                                            (key.size() == kFields[f].key.size() ||
+                                                             is_blank(key[kFields[f].key.size()]))
+                                                      : kFields[f].key == key;
+      if (!match) continue;
       if (eq == std::string_view::npos) {
-        throw_at(lines_, fmt::format("'{}': expected '-{} = <{}>'", excerpt(text), key,
+        throw_at(lines_, fmt::format("'{}': expected '-{} = <{}>'", excerpt(text), kFields[f].key,
                                      kFields[f].expected));
       }
       if (fields_[f]) {

@@ -1,0 +1,3 @@
+kernel-1.traceg
+
+MemcpyHtoD,0x10
