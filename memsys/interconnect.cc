@@ -1,0 +1,173 @@
+#include "memsys/interconnect.h"
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+namespace sassim::memsys {
+
+Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock,
+                           std::uint32_t sector_bytes, const AddressMap& map,
+                           const NocRoutes& routes, Ports ports, Doorbell& inbox)
+    : name_("gpu.noc"),
+      clock_(clock),
+      sector_bytes_(sector_bytes),
+      sms_(static_cast<std::uint32_t>(ports.sm_requests.size())),
+      slices_(static_cast<std::uint32_t>(ports.slice_requests.size())),
+      map_(map),
+      ports_(ports),
+      inbox_(inbox),
+      sm_send_(sms_, ByteCredit(config.port_bytes_per_cycle())),
+      sm_receive_(sms_, ByteCredit(config.port_bytes_per_cycle())) {
+  latency_ps_.reserve(std::size_t{sms_} * slices_);
+  for (std::uint32_t sm = 0; sm < sms_; ++sm) {
+    for (std::uint32_t j = 0; j < slices_; ++j) {
+      const std::uint64_t cycles =
+          std::max<std::uint64_t>(1, std::uint64_t{routes.hops(sm, j)} * config.latency_cycles());
+      latency_ps_.push_back(cycles * clock.period_ps);
+    }
+  }
+}
+
+std::uint32_t Interconnect::request_bytes(const MemRequest& r) const {
+  if (!request_carries_data(r.kind)) return kPacketHeaderBytes;
+  return kPacketHeaderBytes +
+         sector_bytes_ * static_cast<std::uint32_t>(std::popcount(r.sector_mask));
+}
+
+std::uint32_t Interconnect::response_bytes(const MemResponse& r) const {
+  return kPacketHeaderBytes +
+         sector_bytes_ * static_cast<std::uint32_t>(std::popcount(r.sector_mask));
+}
+
+bool Interconnect::busy() const {
+  for (const auto* link : ports_.sm_requests) {
+    if (!link->empty()) return true;
+  }
+  for (const auto* link : ports_.slice_responses) {
+    if (!link->empty()) return true;
+  }
+  return false;
+}
+
+bool Interconnect::tick(std::uint64_t cycle, Picos now) {
+  // Back to front: responses first, so they never wait behind new requests.
+  bool progress = move_responses(cycle, now);
+  progress |= move_requests(cycle, now);
+  next_ps_ = compute_next(now);
+  inbox_.earliest_ps = kNever;
+  return progress;
+}
+
+bool Interconnect::move_responses(std::uint64_t cycle, Picos now) {
+  bool progress = false;
+  std::uint32_t last_granted = 0;
+  for (std::uint32_t k = 0; k < slices_; ++k) {
+    const std::uint32_t j = (response_start_ + k) % slices_;
+    Link<MemResponse>& source = *ports_.slice_responses[j];
+    while (source.ready(now)) {
+      const MemResponse& r = source.front();
+      ByteCredit& port = sm_receive_[r.sm];
+      port.refill(cycle);
+      Link<MemResponse>& destination = *ports_.sm_responses[r.sm];
+      if (!port.available() || destination.full()) break;
+      port.consume(response_bytes(r));
+      const Picos arrive = now + latency(r.sm, j);
+      destination.push(source.pop(), now, arrive);
+      ++response_packets_;
+      last_granted = j;
+      progress = true;
+    }
+  }
+  if (progress) response_start_ = (last_granted + 1) % slices_;
+  return progress;
+}
+
+bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
+  bool progress = false;
+  std::uint32_t last_granted = 0;
+  for (std::uint32_t k = 0; k < sms_; ++k) {
+    const std::uint32_t sm = (request_start_ + k) % sms_;
+    Link<MemRequest>& source = *ports_.sm_requests[sm];
+    ByteCredit& port = sm_send_[sm];
+    port.refill(cycle);
+    while (source.ready(now) && port.available()) {
+      const MemRequest& r = source.front();
+      const std::uint32_t slice = map_.slice_of(r.line);
+      Link<MemRequest>& destination = *ports_.slice_requests[slice];
+      if (destination.full()) break;
+      port.consume(request_bytes(r));
+      const Picos arrive = now + latency(sm, slice);
+      destination.push(source.pop(), now, arrive);
+      ++request_packets_;
+      last_granted = sm;
+      progress = true;
+    }
+  }
+  if (progress) request_start_ = (last_granted + 1) % sms_;
+  return progress;
+}
+
+// Earliest time some input can move: its ready time, or for a head that is ready but
+// blocked, when its port has credit again or (destination full) the next cycle.
+Picos Interconnect::compute_next(Picos now) const {
+  Picos next = kNever;
+  const Picos retry = now + clock_.period_ps;
+  for (std::uint32_t sm = 0; sm < sms_; ++sm) {
+    const Link<MemRequest>& source = *ports_.sm_requests[sm];
+    if (source.empty()) continue;
+    Picos t = source.front_ready_ps();
+    if (t <= now) {
+      t = sm_send_[sm].available() ? retry
+                                   : std::max(retry, clock_.edge(sm_send_[sm].next_available()));
+    }
+    next = std::min(next, t);
+  }
+  for (std::uint32_t j = 0; j < slices_; ++j) {
+    const Link<MemResponse>& source = *ports_.slice_responses[j];
+    if (source.empty()) continue;
+    Picos t = source.front_ready_ps();
+    if (t <= now) {
+      const ByteCredit& port = sm_receive_[source.front().sm];
+      t = port.available() ? retry : std::max(retry, clock_.edge(port.next_available()));
+    }
+    next = std::min(next, t);
+  }
+  return next;
+}
+
+std::string Interconnect::describe_state() const {
+  std::size_t requests = 0;
+  std::size_t responses = 0;
+  Picos oldest = kNever;
+  std::string oldest_what = "none";
+  for (std::uint32_t sm = 0; sm < sms_; ++sm) {
+    const Link<MemRequest>& q = *ports_.sm_requests[sm];
+    requests += q.size();
+    if (!q.empty() && q.front_ready_ps() < oldest) {
+      oldest = q.front_ready_ps();
+      oldest_what = fmt::format("request from SM {} for line {:#x} ready at {} ps", sm,
+                                q.front().line, oldest);
+    }
+  }
+  for (std::uint32_t j = 0; j < slices_; ++j) {
+    const Link<MemResponse>& q = *ports_.slice_responses[j];
+    responses += q.size();
+    if (!q.empty() && q.front_ready_ps() < oldest) {
+      oldest = q.front_ready_ps();
+      oldest_what =
+          fmt::format("response from slice {} to SM {} ready at {} ps", j, q.front().sm, oldest);
+    }
+  }
+  return fmt::format(
+      "{} requests queued at {} SM ports, {} responses queued at {} slice ports; oldest: {}",
+      requests, sms_, responses, slices_, oldest_what);
+}
+
+void Interconnect::report(StatSink& sink) const {
+  sink.add(name_ + ".request_packets", static_cast<double>(request_packets_));
+  sink.add(name_ + ".response_packets", static_cast<double>(response_packets_));
+}
+
+}  // namespace sassim::memsys

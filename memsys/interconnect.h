@@ -1,0 +1,80 @@
+#pragma once
+// The interconnect between the SMs and the L2 slices (L2 clock domain, "gpu.noc"):
+// a crossbar with a request queue per SM and a response queue per slice on its
+// inputs, delivering into each slice's request queue and each SM's response queue.
+//
+// Timing: a packet is taken from its input queue at the first L2 edge it is visible
+// (tN) if its SM port has bandwidth credit and the destination queue has room; it is
+// visible at the destination latency_cycles x hops later (tN + latency * T; a
+// latency of 0 still takes one cycle). Each SM port moves port_bytes_per_cycle in
+// each direction (a byte credit): a read request is kPacketHeaderBytes, a write,
+// atomic or reduction request and every response carry their sectors as well.
+// Arbitration is round robin over the sources, starting after the last one granted
+// (from source 0 at the start), so runs are deterministic; a blocked source blocks
+// only its own queue (head of line).
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "configs/sassim_config.pb.h"
+#include "memsys/address_map.h"
+#include "memsys/byte_credit.h"
+#include "memsys/link.h"
+#include "memsys/mem_packet.h"
+#include "memsys/noc_routes.h"
+#include "memsys/unit.h"
+
+namespace sassim::memsys {
+
+class Interconnect final : public ClockedUnit {
+ public:
+  struct Ports {
+    std::span<Link<MemRequest>* const> sm_requests;       // inputs, by SM
+    std::span<Link<MemResponse>* const> sm_responses;     // outputs, by SM
+    std::span<Link<MemRequest>* const> slice_requests;    // outputs, by slice
+    std::span<Link<MemResponse>* const> slice_responses;  // inputs, by slice
+  };
+  Interconnect(const config::InterconnectConfig& config, Clock clock, std::uint32_t sector_bytes,
+               const AddressMap& map, const NocRoutes& routes, Ports ports, Doorbell& inbox);
+
+  bool tick(std::uint64_t cycle, Picos now) override;
+  Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
+  bool busy() const override;
+  const std::string& name() const override { return name_; }
+  std::string describe_state() const override;
+  void report(StatSink& sink) const override;
+
+  std::uint64_t request_packets() const { return request_packets_; }
+  std::uint64_t response_packets() const { return response_packets_; }
+
+ private:
+  std::uint32_t request_bytes(const MemRequest& r) const;
+  std::uint32_t response_bytes(const MemResponse& r) const;
+  Picos latency(std::uint32_t sm, std::uint32_t slice) const {
+    return latency_ps_[std::size_t{sm} * slices_ + slice];
+  }
+  bool move_responses(std::uint64_t cycle, Picos now);
+  bool move_requests(std::uint64_t cycle, Picos now);
+  Picos compute_next(Picos now) const;
+
+  std::string name_;
+  Clock clock_;
+  std::uint32_t sector_bytes_;
+  std::uint32_t sms_;
+  std::uint32_t slices_;
+  const AddressMap& map_;
+  Ports ports_;
+  Doorbell& inbox_;
+  std::vector<Picos> latency_ps_;       // sms x slices, from the routes
+  std::vector<ByteCredit> sm_send_;     // SM port, towards the slices
+  std::vector<ByteCredit> sm_receive_;  // SM port, from the slices
+  std::uint32_t request_start_ = 0;     // round-robin start over SMs
+  std::uint32_t response_start_ = 0;    // round-robin start over slices
+  Picos next_ps_ = kNever;
+
+  std::uint64_t request_packets_ = 0;
+  std::uint64_t response_packets_ = 0;
+};
+
+}  // namespace sassim::memsys

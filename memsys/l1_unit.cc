@@ -1,0 +1,381 @@
+#include "memsys/l1_unit.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+
+#include <fmt/format.h>
+
+namespace sassim::memsys {
+namespace {
+
+constexpr std::uint32_t kSharedWriteBytesPerPass = 128;
+
+unsigned count(std::uint32_t mask) {
+  return static_cast<unsigned>(std::popcount(mask));
+}
+
+}  // namespace
+
+L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, Clock clock,
+               Link<MemRequest>& to_noc, Link<MemResponse>& from_noc, Doorbell& inbox)
+    : name_(fmt::format("gpu.sm[{}].l1", sm)),
+      sm_(static_cast<std::uint16_t>(sm)),
+      clock_(clock),
+      geometry_{config.line_bytes(), config.sector_bytes()},
+      banks_{config.shared_banks(), config.shared_bank_bytes()},
+      hit_latency_cycles_(config.hit_latency_cycles()),
+      shared_latency_cycles_(config.shared_latency_cycles()),
+      tag_lookups_per_cycle_(config.tag_lookups_per_cycle()),
+      data_bytes_per_cycle_(config.data_bytes_per_cycle()),
+      cache_(config.unified_size_bytes() - config.shared_memory_bytes(), config.associativity(),
+             config.line_bytes(), 1,
+             "l1 data cache (l1.unified_size_bytes - l1.shared_memory_bytes)"),
+      mshrs_(config.mshr_entries()),
+      data_path_(config.data_bytes_per_cycle()),
+      lsu_(config.lsu_queue_entries()),
+      to_noc_(to_noc),
+      from_noc_(from_noc),
+      inbox_(inbox) {}
+
+// ---- SmMemoryPort ----------------------------------------------------------------
+
+bool L1Unit::can_accept(Picos /*now*/) const {
+  return !lsu_.full();
+}
+
+std::uint32_t L1Unit::acquire_slot() {
+  if (free_slots_.empty()) {
+    slots_.emplace_back();
+    slots_.back().addresses.reserve(32);
+    return static_cast<std::uint32_t>(slots_.size() - 1);
+  }
+  const std::uint32_t index = free_slots_.back();
+  free_slots_.pop_back();
+  return index;
+}
+
+void L1Unit::submit(const WarpMemAccess& access, Picos now) {
+  assert(!lsu_.full());
+  const std::uint32_t index = acquire_slot();
+  Slot& slot = slots_[index];
+  slot.token = access.token;
+  slot.async_copy = access.kind == isa::MemKind::kAsyncCopy;
+  slot.bytes_per_thread = access.bytes_per_thread;
+  slot.active_mask = access.active_mask;
+  slot.addresses.assign(access.addresses.begin(), access.addresses.end());
+  slot.store_kind = access.kind == isa::MemKind::kReduction ? ReqKind::kReduction : ReqKind::kWrite;
+  if (access.space == isa::MemSpace::kShared) {
+    slot.path = Path::kShared;
+  } else if (access.kind == isa::MemKind::kStore || access.kind == isa::MemKind::kReduction) {
+    slot.path = Path::kStore;
+  } else if (access.kind == isa::MemKind::kAtomic) {
+    slot.path = Path::kAtomic;
+  } else {
+    slot.path = Path::kLoad;
+  }
+  slot.next_line = 0;
+  slot.issued = false;
+  slot.pending = 0;
+  slot.ready_ps = 0;
+  slot.submit_ps = now;
+  slot.seq = next_seq_++;
+  slot.lines.lines.clear();
+  ++slots_in_use_;
+  ++outstanding_;
+  ++stats_.accesses;
+  const bool was_empty = lsu_.empty();
+  lsu_.push(index, now, now + 1);
+  if (was_empty) next_ps_ = std::min(next_ps_, lsu_.front_ready_ps());
+}
+
+std::optional<std::uint32_t> L1Unit::pop_completed(Picos now) {
+  if (completions_.empty() || completions_.top().time_ps > now) return std::nullopt;
+  const std::uint32_t token = completions_.top().token;
+  completions_.pop();
+  --outstanding_;
+  return token;
+}
+
+Picos L1Unit::next_completion_ps() const {
+  return completions_.empty() ? kNever : completions_.top().time_ps;
+}
+
+bool L1Unit::busy() const {
+  return outstanding_ > 0 || !from_noc_.empty() || mshrs_.in_use() > 0;
+}
+
+// ---- tick ------------------------------------------------------------------------
+
+bool L1Unit::tick(std::uint64_t cycle, Picos now) {
+  now_ps_ = now;
+  data_path_.refill(cycle);
+  bool progress = false;
+
+  // Back to front: responses (fills) first, then the head of the LSU queue.
+  response_block_ = Block::kNone;
+  while (from_noc_.ready(now)) {
+    if (!data_path_.available()) {
+      response_block_ = Block::kDataPath;
+      break;
+    }
+    const MemResponse response = from_noc_.pop();
+    const std::uint64_t extra = data_path_.consume(
+        static_cast<std::int64_t>(count(response.sector_mask) * geometry_.sector_bytes));
+    take_response(response, now + cycles(extra));
+    progress = true;
+  }
+
+  lsu_block_ = Block::kNone;
+  std::uint32_t lookups = tag_lookups_per_cycle_;
+  while (lsu_.ready(now)) {
+    const std::uint32_t index = lsu_.front();
+    const std::uint32_t issued_before = slots_[index].next_line;
+    lsu_block_ = advance(index, now, lookups);
+    if (slots_[index].next_line != issued_before) progress = true;
+    if (lsu_block_ != Block::kNone) break;
+    lsu_.pop();
+    slots_[index].issued = true;
+    progress = true;
+    finish_if_done(index);
+  }
+  note_mshr_stall(lsu_block_, now);
+
+  next_ps_ = compute_next(now);
+  inbox_.earliest_ps = kNever;
+  return progress;
+}
+
+void L1Unit::note_mshr_stall(Block block, Picos now) {
+  if (block == Block::kMshr) {
+    if (mshr_stall_since_ == kNever) mshr_stall_since_ = now;
+  } else if (mshr_stall_since_ != kNever) {
+    stats_.mshr_full_stall_cycles += (now - mshr_stall_since_) / clock_.period_ps;
+    mshr_stall_since_ = kNever;
+  }
+}
+
+Picos L1Unit::compute_next(Picos now) const {
+  Picos next = kNever;
+  const Picos retry = now + clock_.period_ps;
+  if (!from_noc_.empty()) {
+    const Picos ready = from_noc_.front_ready_ps();
+    next = ready > now ? ready : std::max(retry, clock_.edge(data_path_.next_available()));
+  }
+  if (!lsu_.empty()) {
+    Picos ready = lsu_.front_ready_ps();
+    if (ready <= now) {
+      switch (lsu_block_) {
+        case Block::kDataPath:
+          ready = std::max(retry, clock_.edge(data_path_.next_available()));
+          break;
+        case Block::kMshr:
+          ready = kNever;  // a response frees an MSHR and wakes the unit
+          break;
+        case Block::kNone:
+        case Block::kLookups:
+        case Block::kInterconnect:
+          ready = retry;
+          break;
+      }
+    }
+    next = std::min(next, ready);
+  }
+  return next;
+}
+
+// ---- the head of the LSU queue -----------------------------------------------------
+
+void L1Unit::start(Slot& slot) {
+  if (slot.path == Path::kShared) return;
+  coalesce(slot.addresses, slot.bytes_per_thread, geometry_, slot.lines);
+}
+
+L1Unit::Block L1Unit::advance(std::uint32_t index, Picos now, std::uint32_t& lookups) {
+  Slot& slot = slots_[index];
+  if (slot.path == Path::kShared) {
+    if (!data_path_.available()) return Block::kDataPath;
+    const std::uint32_t passes =
+        shared_bank_passes(slot.addresses, slot.active_mask, slot.bytes_per_thread, banks_);
+    const std::uint64_t extra =
+        data_path_.consume(static_cast<std::int64_t>(passes) * data_bytes_per_cycle_);
+    slot.ready_ps = now + cycles(shared_latency_cycles_ - 1 + extra);
+    ++stats_.shared_accesses;
+    stats_.shared_bank_passes += passes;
+    return Block::kNone;
+  }
+  if (slot.next_line == 0 && slot.lines.lines.empty()) start(slot);
+  const std::vector<LineAccess>& lines = slot.lines.lines;
+  while (slot.next_line < lines.size()) {
+    if (lookups == 0) return Block::kLookups;
+    const LineAccess& line = lines[slot.next_line];
+    Block block = Block::kNone;
+    switch (slot.path) {
+      case Path::kLoad:
+        block = issue_load_line(index, line, now);
+        break;
+      case Path::kStore:
+        block = issue_store_line(index, line, now);
+        break;
+      case Path::kAtomic:
+        block = issue_atomic_line(index, line, now);
+        break;
+      case Path::kShared:
+        break;
+    }
+    if (block != Block::kNone) return block;
+    --lookups;
+    ++slot.next_line;
+  }
+  return Block::kNone;
+}
+
+L1Unit::Block L1Unit::issue_load_line(std::uint32_t index, const LineAccess& line, Picos now) {
+  SectorCache::Line* cached = cache_.find(line.line);
+  const std::uint32_t valid = cached != nullptr ? cached->valid : 0;
+  const std::uint32_t hit = line.sector_mask & valid;
+  const std::uint32_t miss = line.sector_mask & ~valid;
+  if (hit != 0 && !data_path_.available()) return Block::kDataPath;
+  std::uint32_t entry = MshrTable<Waiter>::kNone;
+  std::uint32_t send = 0;
+  if (miss != 0) {
+    entry = mshrs_.find(line.line);
+    if (entry == MshrTable<Waiter>::kNone && mshrs_.full()) return Block::kMshr;
+    send = miss & ~(entry != MshrTable<Waiter>::kNone ? mshrs_[entry].outstanding : 0);
+    if (send != 0 && to_noc_.full()) return Block::kInterconnect;
+  }
+
+  Slot& slot = slots_[index];
+  stats_.sector_accesses += count(line.sector_mask);
+  stats_.sector_hits += count(hit);
+  stats_.sector_misses += count(miss);
+  if (cached != nullptr) cache_.touch(*cached);
+  if (hit != 0) {
+    const std::uint64_t extra =
+        data_path_.consume(static_cast<std::int64_t>(count(hit) * geometry_.sector_bytes));
+    slot.ready_ps = std::max(slot.ready_ps, now + cycles(hit_latency_cycles_ - 1 + extra));
+  }
+  if (miss != 0) {
+    if (entry == MshrTable<Waiter>::kNone) entry = mshrs_.allocate(line.line, now);
+    mshrs_[entry].waiters.push_back(Waiter{index, miss});
+    slot.pending += count(miss);
+    if (send != 0) {
+      to_noc_.push(MemRequest{line.line, send, 0, entry, sm_, ReqKind::kRead}, now,
+                   now + clock_.period_ps);
+      mshrs_[entry].outstanding |= send;
+    }
+  }
+  return Block::kNone;
+}
+
+L1Unit::Block L1Unit::issue_store_line(std::uint32_t index, const LineAccess& line, Picos now) {
+  if (to_noc_.full()) return Block::kInterconnect;
+  Slot& slot = slots_[index];
+  to_noc_.push(MemRequest{line.line, line.sector_mask, line.full_mask, index, sm_, slot.store_kind},
+               now, now + clock_.period_ps);
+  stats_.store_sectors += count(line.sector_mask);
+  slot.ready_ps = now;  // complete once the last line entered the interconnect
+  return Block::kNone;
+}
+
+L1Unit::Block L1Unit::issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now) {
+  if (to_noc_.full()) return Block::kInterconnect;
+  to_noc_.push(
+      MemRequest{line.line, line.sector_mask, line.full_mask, index, sm_, ReqKind::kAtomic}, now,
+      now + clock_.period_ps);
+  if (SectorCache::Line* cached = cache_.find(line.line)) cached->valid &= ~line.sector_mask;
+  ++slots_[index].pending;
+  return Block::kNone;
+}
+
+// ---- responses and completion ----------------------------------------------------
+
+void L1Unit::take_response(const MemResponse& response, Picos data_ready) {
+  if (response.kind == ReqKind::kAtomic) {
+    Slot& slot = slots_[response.tag];
+    slot.ready_ps = std::max(slot.ready_ps, data_ready);
+    --slot.pending;
+    finish_if_done(response.tag);
+    return;
+  }
+  if (cache_.enabled()) {
+    SectorCache::Line* cached = cache_.find(response.line);
+    if (cached == nullptr) cached = &cache_.allocate(response.line, nullptr);
+    cached->valid |= response.sector_mask;
+  }
+  auto& entry = mshrs_[response.tag];
+  assert(entry.in_use && entry.line == response.line);
+  entry.outstanding &= ~response.sector_mask;
+  auto keep = entry.waiters.begin();
+  for (auto it = entry.waiters.begin(); it != entry.waiters.end(); ++it) {
+    const std::uint32_t got = it->mask & response.sector_mask;
+    if (got != 0) {
+      Slot& slot = slots_[it->slot];
+      slot.pending -= count(got);
+      slot.ready_ps = std::max(slot.ready_ps, data_ready);
+      it->mask &= ~got;
+      finish_if_done(it->slot);
+    }
+    if (it->mask != 0) *keep++ = *it;
+  }
+  entry.waiters.erase(keep, entry.waiters.end());
+  if (entry.outstanding == 0) {
+    assert(entry.waiters.empty());
+    mshrs_.release(response.tag);
+  }
+}
+
+void L1Unit::finish_if_done(std::uint32_t index) {
+  Slot& slot = slots_[index];
+  if (!slot.issued || slot.pending != 0) return;
+  Picos done = std::max(slot.ready_ps, now_ps_);
+  if (slot.async_copy) {
+    // The copy's write into shared memory: one data-path pass per 128 bytes, after the data is
+    // back.
+    const std::uint32_t bytes = count(slot.active_mask) * slot.bytes_per_thread;
+    const std::uint32_t passes =
+        std::max(1u, (bytes + kSharedWriteBytesPerPass - 1) / kSharedWriteBytesPerPass);
+    data_path_.consume(static_cast<std::int64_t>(passes) * data_bytes_per_cycle_);
+    done += cycles(passes);
+  }
+  completions_.push(Completion{done, slot.seq, slot.token});
+  free_slots_.push_back(index);
+  --slots_in_use_;
+}
+
+// ---- reporting ---------------------------------------------------------------------
+
+std::string L1Unit::describe_state() const {
+  std::string oldest = "none";
+  Picos oldest_ps = kNever;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (std::find(free_slots_.begin(), free_slots_.end(), i) != free_slots_.end()) continue;
+    const Slot& s = slots_[i];
+    if (s.submit_ps < oldest_ps) {
+      oldest_ps = s.submit_ps;
+      oldest = fmt::format("token {} submitted at {} ps, {}/{} lines issued, {} outstanding",
+                           s.token, s.submit_ps, s.next_line, s.lines.lines.size(), s.pending);
+    }
+  }
+  constexpr const char* kBlocks[] = {"none", "tag lookups", "data path", "mshr full",
+                                     "interconnect full"};
+  return fmt::format(
+      "lsu {}/{} (blocked: {}), responses {}/{}, to interconnect {}/{}, mshr {}/{}, {} accesses in "
+      "flight, {} completions unread; oldest: {}",
+      lsu_.size(), lsu_.capacity(), kBlocks[static_cast<int>(lsu_block_)], from_noc_.size(),
+      from_noc_.capacity(), to_noc_.size(), to_noc_.capacity(), mshrs_.in_use(), mshrs_.capacity(),
+      slots_in_use_, completions_.size(), oldest);
+}
+
+void L1Unit::report(StatSink& sink) const {
+  sink.add(name_ + ".accesses", static_cast<double>(stats_.accesses));
+  sink.add(name_ + ".sector_accesses", static_cast<double>(stats_.sector_accesses));
+  sink.add(name_ + ".sector_hits", static_cast<double>(stats_.sector_hits));
+  sink.add(name_ + ".sector_misses", static_cast<double>(stats_.sector_misses));
+  sink.add(name_ + ".store_sectors", static_cast<double>(stats_.store_sectors));
+  sink.add(name_ + ".shared_accesses", static_cast<double>(stats_.shared_accesses));
+  sink.add(name_ + ".shared_bank_passes", static_cast<double>(stats_.shared_bank_passes));
+  sink.add(name_ + ".mshr_full_stall_cycles", static_cast<double>(stats_.mshr_full_stall_cycles));
+}
+
+}  // namespace sassim::memsys

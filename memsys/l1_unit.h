@@ -1,0 +1,164 @@
+#pragma once
+// The L1 / shared memory unit of one SM (core clock domain, "gpu.sm[i].l1"): the
+// LSU input queue, the shared memory banks, the coalescer, a sectored L1 data cache
+// (write-through, no write-allocate, LRU), its MSHRs, and the SM's port to the
+// interconnect. It is also the SM's SmMemoryPort.
+//
+// Timing (T = core period; an access submitted at edge tc):
+// - The LSU sees it at the next edge, tc + T (its "lookup cycle" tL when unloaded).
+//   Latencies count from the submit edge: the submit cycle is the LSU's first stage.
+// - Shared: occupies the data path for `passes` cycles (bank conflicts) and completes
+//   at tL + (shared_latency_cycles + passes - 2) T, i.e. shared_latency + passes - 1
+//   cycles after submit when unloaded.
+// - Global, local, constant, texture and generic (taken as global) loads and async
+//   copies: coalesced into lines; tag_lookups_per_cycle lines are looked up per
+//   cycle. Sectors that hit are read through the data path and are ready at
+//   tL + (hit_latency_cycles - 1) T (hit_latency after submit when unloaded). Missing
+//   sectors join the line's MSHR (merging with sectors already requested; a new
+//   request is sent only for sectors not yet in flight) and a read request leaves for
+//   the interconnect in the lookup cycle, visible to it one core period later. A
+//   response is taken at the first edge it is visible, filled into the L1 (allocating,
+//   LRU) and its data passes the data path; the access completes when its last sector
+//   has arrived. With full MSHRs the access waits at the head of the LSU queue.
+// - Async copies (LDGSTS) are all treated as cached loads (they allocate in the L1;
+//   .BYPASS is not distinguished); after their data is back the write into shared
+//   memory adds one data-path pass per 128 bytes.
+// - Stores and reductions: write-through, one write request per line with the
+//   written sectors (sectors present in the L1 stay valid: updated in place, nothing
+//   is allocated); complete in the cycle their last request enters the interconnect.
+// - Atomics: one request per line, executed at the L2 (the L1's copies of those
+//   sectors are invalidated); complete when every response is back.
+// - The data path moves data_bytes_per_cycle (a byte credit shared by hits, fills,
+//   shared passes and async-copy writes); a response waits while it has no credit.
+// Completed tokens pop in completion-time order, ties in submission order.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "configs/sassim_config.pb.h"
+#include "memsys/bank_conflicts.h"
+#include "memsys/byte_credit.h"
+#include "memsys/coalescer.h"
+#include "memsys/link.h"
+#include "memsys/mem_packet.h"
+#include "memsys/mshr_table.h"
+#include "memsys/sector_cache.h"
+#include "memsys/sm_memory_port.h"
+#include "memsys/timed_queue.h"
+#include "memsys/unit.h"
+
+namespace sassim::memsys {
+
+class L1Unit final : public ClockedUnit, public SmMemoryPort {
+ public:
+  L1Unit(std::uint32_t sm, const config::L1Config& config, Clock clock, Link<MemRequest>& to_noc,
+         Link<MemResponse>& from_noc, Doorbell& inbox);
+
+  // SmMemoryPort
+  bool can_accept(Picos now) const override;
+  void submit(const WarpMemAccess& access, Picos now) override;
+  std::optional<std::uint32_t> pop_completed(Picos now) override;
+  Picos next_completion_ps() const override;
+  std::uint32_t outstanding() const override { return outstanding_; }
+
+  // ClockedUnit
+  bool tick(std::uint64_t cycle, Picos now) override;
+  Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
+  bool busy() const override;
+  const std::string& name() const override { return name_; }
+  std::string describe_state() const override;
+  void report(StatSink& sink) const override;
+
+  struct Stats {
+    std::uint64_t accesses = 0;         // warp instructions submitted
+    std::uint64_t sector_accesses = 0;  // load / async-copy sectors looked up
+    std::uint64_t sector_hits = 0;
+    std::uint64_t sector_misses = 0;
+    std::uint64_t store_sectors = 0;  // store and reduction sectors sent to the L2
+    std::uint64_t shared_accesses = 0;
+    std::uint64_t shared_bank_passes = 0;
+    std::uint64_t mshr_full_stall_cycles = 0;  // cycles the LSU head waited for an MSHR
+  };
+  const Stats& stats() const { return stats_; }
+  const SectorCache& cache() const { return cache_; }
+
+ private:
+  enum class Path : std::uint8_t { kShared, kLoad, kStore, kAtomic };
+  enum class Block : std::uint8_t { kNone, kLookups, kDataPath, kMshr, kInterconnect };
+  struct Slot {
+    std::uint32_t token = 0;
+    Path path = Path::kLoad;
+    ReqKind store_kind = ReqKind::kWrite;
+    bool async_copy = false;
+    std::uint8_t bytes_per_thread = 4;
+    std::uint32_t active_mask = 0;
+    std::vector<std::uint64_t> addresses;
+    CoalescedLines lines;
+    std::uint32_t next_line = 0;  // lines issued so far
+    bool issued = false;          // every line issued (the access left the LSU queue)
+    std::uint32_t pending = 0;    // sectors (loads) or responses (atomics) outstanding
+    Picos ready_ps = 0;           // when the data known so far is in the registers
+    Picos submit_ps = 0;
+    std::uint64_t seq = 0;
+  };
+  struct Waiter {
+    std::uint32_t slot = 0;
+    std::uint32_t mask = 0;  // sectors still to arrive
+  };
+  struct Completion {
+    Picos time_ps = 0;
+    std::uint64_t seq = 0;
+    std::uint32_t token = 0;
+    bool operator>(const Completion& o) const {
+      return time_ps != o.time_ps ? time_ps > o.time_ps : seq > o.seq;
+    }
+  };
+
+  std::uint32_t acquire_slot();
+  void start(Slot& slot);
+  Block advance(std::uint32_t index, Picos now, std::uint32_t& lookups);
+  Block issue_load_line(std::uint32_t index, const LineAccess& line, Picos now);
+  Block issue_store_line(std::uint32_t index, const LineAccess& line, Picos now);
+  Block issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now);
+  void take_response(const MemResponse& response, Picos data_ready);
+  void finish_if_done(std::uint32_t index);
+  void note_mshr_stall(Block block, Picos now);
+  Picos compute_next(Picos now) const;
+  Picos cycles(std::uint64_t n) const { return n * clock_.period_ps; }
+
+  std::string name_;
+  std::uint16_t sm_;
+  Clock clock_;
+  LineGeometry geometry_;
+  SharedBankGeometry banks_;
+  std::uint32_t hit_latency_cycles_;
+  std::uint32_t shared_latency_cycles_;
+  std::uint32_t tag_lookups_per_cycle_;
+  std::int64_t data_bytes_per_cycle_;
+
+  SectorCache cache_;
+  MshrTable<Waiter> mshrs_;
+  ByteCredit data_path_;
+  TimedQueue<std::uint32_t> lsu_;  // slot indices
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
+  Link<MemRequest>& to_noc_;
+  Link<MemResponse>& from_noc_;
+  Doorbell& inbox_;
+
+  Picos now_ps_ = 0;  // edge of the last tick
+  Picos next_ps_ = kNever;
+  Block lsu_block_ = Block::kNone;
+  Block response_block_ = Block::kNone;
+  Picos mshr_stall_since_ = kNever;
+  std::uint64_t next_seq_ = 0;
+  std::uint32_t outstanding_ = 0;
+  std::uint32_t slots_in_use_ = 0;
+  Stats stats_;
+};
+
+}  // namespace sassim::memsys

@@ -1,0 +1,263 @@
+#include "memsys/l2_slice.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+
+#include <fmt/format.h>
+
+namespace sassim::memsys {
+namespace {
+
+unsigned count(std::uint32_t mask) {
+  return static_cast<unsigned>(std::popcount(mask));
+}
+
+}  // namespace
+
+L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock clock,
+                 const AddressMap& map, Link<MemRequest>& in, Link<DramResponse>& fills,
+                 Link<MemResponse>& out, std::span<Link<DramRequest>* const> channels,
+                 Doorbell& inbox)
+    : name_(fmt::format("gpu.l2.slice[{}]", index)),
+      index_(index),
+      clock_(clock),
+      map_(map),
+      sector_bytes_(config.sector_bytes()),
+      hit_pipeline_ps_((config.hit_latency_cycles() - 1) * clock.period_ps),
+      cache_(config.size_bytes() / config.slices(), config.associativity(), config.line_bytes(),
+             config.slices(),
+             fmt::format("l2 (one of l2.slices = {} slices of l2.size_bytes)", config.slices())),
+      mshrs_(config.mshr_entries()),
+      bandwidth_(config.slice_bytes_per_cycle()),
+      in_(in),
+      fills_(fills),
+      out_(out),
+      channels_(channels),
+      inbox_(inbox) {}
+
+std::uint64_t L2Slice::data_bytes(std::uint32_t mask) const {
+  return std::uint64_t{sector_bytes_} * count(mask);
+}
+
+bool L2Slice::busy() const {
+  return !in_.empty() || !fills_.empty() || !pipeline_.empty() || mshrs_.in_use() > 0;
+}
+
+bool L2Slice::tick(std::uint64_t cycle, Picos now) {
+  bandwidth_.refill(cycle);
+  bool progress = false;
+  // Back to front: fills free MSHRs before new requests look for one.
+  fill_block_ = Block::kNone;
+  while (fills_.ready(now)) {
+    if (!bandwidth_.available()) {
+      fill_block_ = Block::kBandwidth;
+      break;
+    }
+    fill_block_ = handle_fill(fills_.front(), now);
+    if (fill_block_ != Block::kNone) break;
+    fills_.pop();
+    progress = true;
+  }
+  request_block_ = Block::kNone;
+  while (in_.ready(now)) {
+    if (!bandwidth_.available()) {
+      request_block_ = Block::kBandwidth;
+      break;
+    }
+    request_block_ = handle_request(in_.front(), now);
+    if (request_block_ != Block::kNone) break;
+    in_.pop();
+    progress = true;
+  }
+  bool out_blocked = false;
+  while (pipeline_.ready(now)) {
+    if (out_.full()) {
+      out_blocked = true;
+      break;
+    }
+    out_.push(pipeline_.pop(), now, now + clock_.period_ps);
+    progress = true;
+  }
+
+  Picos next = kNever;
+  if (!pipeline_.empty()) next = out_blocked ? now + clock_.period_ps : pipeline_.front_ready_ps();
+  if (!fills_.empty()) {
+    Picos ready = fills_.front_ready_ps();
+    next = std::min(next, ready > now ? ready : wait_time(fill_block_, now));
+  }
+  if (!in_.empty()) {
+    Picos ready = in_.front_ready_ps();
+    next = std::min(next, ready > now ? ready : wait_time(request_block_, now));
+  }
+  next_ps_ = next;
+  inbox_.earliest_ps = kNever;
+  return progress;
+}
+
+Picos L2Slice::wait_time(Block block, Picos now) const {
+  switch (block) {
+    case Block::kBandwidth:
+      return clock_.edge(bandwidth_.next_available());
+    case Block::kMshr:
+      return kNever;  // a fill frees one; fills have their own event
+    case Block::kDram:
+    case Block::kNone:
+      break;
+  }
+  return now + clock_.period_ps;
+}
+
+bool L2Slice::can_allocate(std::uint64_t line) const {
+  const SectorCache::Victim victim = cache_.victim_for(line);
+  return !victim.present || victim.dirty == 0 || !channel_for(victim.line).full();
+}
+
+SectorCache::Line& L2Slice::allocate(std::uint64_t line, Picos now) {
+  SectorCache::Victim victim;
+  SectorCache::Line& l = cache_.allocate(line, &victim);
+  if (victim.present && victim.dirty != 0) {
+    channel_for(victim.line)
+        .push(DramRequest{.line = victim.line,
+                          .sent_ps = now,
+                          .sector_mask = victim.dirty,
+                          .tag = 0,
+                          .slice = static_cast<std::uint16_t>(index_),
+                          .write = true},
+              now, now + 1);
+    stats_.writebacks += count(victim.dirty);
+  }
+  return l;
+}
+
+L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
+  SectorCache::Line* cached = cache_.find(request.line);
+  const std::uint32_t mask = request.sector_mask;
+  if (request.kind == ReqKind::kWrite) {
+    if (cached == nullptr && !can_allocate(request.line)) return Block::kDram;
+    const std::uint32_t present = cached != nullptr ? (cached->valid | cached->dirty) : 0;
+    if (cached == nullptr) cached = &allocate(request.line, now);
+    cache_.touch(*cached);
+    cached->valid |= request.full_mask;
+    cached->dirty |= mask;
+    stats_.sector_accesses += count(mask);
+    stats_.sector_hits += count(mask & present);
+    stats_.sector_misses += count(mask & ~present);
+    bandwidth_.consume(static_cast<std::int64_t>(data_bytes(mask)));
+    return Block::kNone;
+  }
+
+  const std::uint32_t valid = cached != nullptr ? cached->valid : 0;
+  const std::uint32_t missing = mask & ~valid;
+  const Waiter waiter{missing, mask, request.tag, request.sm, request.kind};
+  if (missing == 0) {
+    stats_.sector_accesses += count(mask);
+    stats_.sector_hits += count(mask);
+    if (request.kind != ReqKind::kRead) ++stats_.atomics;
+    complete(waiter, request.line, cached, now);
+    return Block::kNone;
+  }
+  std::uint32_t entry = mshrs_.find(request.line);
+  if (entry == MshrTable<Waiter>::kNone && mshrs_.full()) return Block::kMshr;
+  const std::uint32_t fetch =
+      missing & ~(entry != MshrTable<Waiter>::kNone ? mshrs_[entry].outstanding : 0);
+  if (fetch != 0 && channel_for(request.line).full()) return Block::kDram;
+
+  if (entry == MshrTable<Waiter>::kNone) entry = mshrs_.allocate(request.line, now);
+  if (fetch != 0) {
+    channel_for(request.line)
+        .push(DramRequest{.line = request.line,
+                          .sent_ps = now,
+                          .sector_mask = fetch,
+                          .tag = entry,
+                          .slice = static_cast<std::uint16_t>(index_),
+                          .write = false},
+              now, now + 1);
+    mshrs_[entry].outstanding |= fetch;
+  }
+  mshrs_[entry].waiters.push_back(waiter);
+  if (cached != nullptr) cache_.touch(*cached);
+  stats_.sector_accesses += count(mask);
+  stats_.sector_hits += count(mask & valid);
+  stats_.sector_misses += count(missing);
+  if (request.kind != ReqKind::kRead) ++stats_.atomics;
+  return Block::kNone;
+}
+
+L2Slice::Block L2Slice::handle_fill(const DramResponse& fill, Picos now) {
+  SectorCache::Line* cached = cache_.find(fill.line);
+  if (cached == nullptr && !can_allocate(fill.line)) return Block::kDram;
+  if (cached == nullptr) cached = &allocate(fill.line, now);
+  cache_.touch(*cached);
+  cached->valid |= fill.sector_mask;
+
+  auto& entry = mshrs_[fill.tag];
+  assert(entry.in_use && entry.line == fill.line);
+  entry.outstanding &= ~fill.sector_mask;
+  auto keep = entry.waiters.begin();
+  for (auto it = entry.waiters.begin(); it != entry.waiters.end(); ++it) {
+    it->pending &= ~fill.sector_mask;
+    if (it->pending == 0) {
+      complete(*it, fill.line, cached, now);
+    } else {
+      *keep++ = *it;
+    }
+  }
+  entry.waiters.erase(keep, entry.waiters.end());
+  if (entry.outstanding == 0) {
+    assert(entry.waiters.empty());
+    mshrs_.release(fill.tag);
+  }
+  return Block::kNone;
+}
+
+// A request whose sectors are all valid: executes it (atomics write their sectors)
+// and answers it through the hit pipeline.
+void L2Slice::complete(const Waiter& waiter, std::uint64_t line, SectorCache::Line* cached,
+                       Picos now) {
+  if (cached != nullptr) {
+    cache_.touch(*cached);
+    if (waiter.kind != ReqKind::kRead) cached->dirty |= waiter.mask;
+  }
+  bandwidth_.consume(static_cast<std::int64_t>(data_bytes(waiter.mask)));
+  if (expects_response(waiter.kind)) {
+    pipeline_.push(MemResponse{line, waiter.mask, waiter.tag, waiter.sm, waiter.kind},
+                   now + hit_pipeline_ps_);
+  }
+}
+
+void L2Slice::install_clean(std::uint64_t line, std::uint32_t sectors) {
+  SectorCache::Line* cached = cache_.find(line);
+  if (cached == nullptr) {
+    cached = &cache_.allocate(line, nullptr);
+  }
+  cache_.touch(*cached);
+  cached->valid |= sectors;
+}
+
+std::string L2Slice::describe_state() const {
+  std::string oldest = "none";
+  Picos oldest_ps = kNever;
+  for (std::uint32_t i : mshrs_.active()) {
+    const auto& e = mshrs_[i];
+    if (e.allocated_ps < oldest_ps) {
+      oldest_ps = e.allocated_ps;
+      oldest = fmt::format("line {:#x} since {} ps, sectors {:#x} outstanding, {} waiters", e.line,
+                           e.allocated_ps, e.outstanding, e.waiters.size());
+    }
+  }
+  return fmt::format(
+      "requests {}/{} (head ready {} ps), fills {}/{}, pipeline {}, mshr {}/{}, oldest miss: {}",
+      in_.size(), in_.capacity(), in_.front_ready_ps(), fills_.size(), fills_.capacity(),
+      pipeline_.size(), mshrs_.in_use(), mshrs_.capacity(), oldest);
+}
+
+void L2Slice::report(StatSink& sink) const {
+  sink.add(name_ + ".sector_accesses", static_cast<double>(stats_.sector_accesses));
+  sink.add(name_ + ".sector_hits", static_cast<double>(stats_.sector_hits));
+  sink.add(name_ + ".sector_misses", static_cast<double>(stats_.sector_misses));
+  sink.add(name_ + ".writebacks", static_cast<double>(stats_.writebacks));
+  sink.add(name_ + ".atomics", static_cast<double>(stats_.atomics));
+}
+
+}  // namespace sassim::memsys

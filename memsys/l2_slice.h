@@ -1,0 +1,106 @@
+#pragma once
+// One L2 slice (L2 clock domain, "gpu.l2.slice[j]"): a sectored, set-associative,
+// write-back, write-allocate cache of size_bytes / slices with LRU, MSHRs that merge
+// misses to a line, and the atomics of its lines.
+//
+// Timing: a request is looked up at the first L2 edge it is visible (tS). A hit's
+// response is visible to the interconnect hit_latency_cycles later (tS + hit * T).
+// A miss sends the missing sectors to the line's DRAM channel in the lookup edge
+// (DRAM latency counts from that edge); when the fill is visible (the first L2 edge
+// at or after its DRAM ready time) the waiting requests complete and their responses
+// take the hit pipeline like a hit, so an unloaded miss costs a hit plus latency_ns
+// rounded up to an L2 edge.
+// Writes need no response: a fully written sector becomes valid and dirty, a partly
+// written one dirty (its other bytes stay unknown, so a later read of it misses;
+// no DRAM read is made for a write). Evicted dirty sectors are written back.
+// Bandwidth: slice_bytes_per_cycle bounds the data the slice reads out for responses
+// and takes in for writes and atomics (a byte credit); fills and writebacks are not
+// charged. A request blocked on full MSHRs or a full DRAM queue waits at the head.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "configs/sassim_config.pb.h"
+#include "memsys/address_map.h"
+#include "memsys/byte_credit.h"
+#include "memsys/delay_line.h"
+#include "memsys/link.h"
+#include "memsys/mem_packet.h"
+#include "memsys/mshr_table.h"
+#include "memsys/sector_cache.h"
+#include "memsys/unit.h"
+
+namespace sassim::memsys {
+
+class L2Slice final : public ClockedUnit {
+ public:
+  // channels: the request link of every DRAM channel, indexed by channel.
+  L2Slice(std::uint32_t index, const config::L2Config& config, Clock clock, const AddressMap& map,
+          Link<MemRequest>& in, Link<DramResponse>& fills, Link<MemResponse>& out,
+          std::span<Link<DramRequest>* const> channels, Doorbell& inbox);
+
+  bool tick(std::uint64_t cycle, Picos now) override;
+  Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
+  bool busy() const override;
+  const std::string& name() const override { return name_; }
+  std::string describe_state() const override;
+  void report(StatSink& sink) const override;
+
+  // Makes sectors of a line valid and clean (a host-to-device copy); used between
+  // kernels, not while ticking. A dirty victim is dropped without a writeback.
+  void install_clean(std::uint64_t line, std::uint32_t sectors);
+  const SectorCache& cache() const { return cache_; }
+
+  struct Stats {
+    std::uint64_t sector_accesses = 0;
+    std::uint64_t sector_hits = 0;
+    std::uint64_t sector_misses = 0;
+    std::uint64_t writebacks = 0;  // dirty sectors written back to DRAM
+    std::uint64_t atomics = 0;     // atomic and reduction requests executed here
+  };
+  const Stats& stats() const { return stats_; }
+
+ private:
+  struct Waiter {
+    std::uint32_t pending = 0;  // sectors still to arrive
+    std::uint32_t mask = 0;     // sectors of the request
+    std::uint32_t tag = 0;
+    std::uint16_t sm = 0;
+    ReqKind kind = ReqKind::kRead;
+  };
+  enum class Block : std::uint8_t { kNone, kBandwidth, kMshr, kDram };
+
+  Block handle_request(const MemRequest& request, Picos now);
+  Block handle_fill(const DramResponse& fill, Picos now);
+  // Checks that allocating line could write back its victim now.
+  bool can_allocate(std::uint64_t line) const;
+  SectorCache::Line& allocate(std::uint64_t line, Picos now);
+  void complete(const Waiter& waiter, std::uint64_t line, SectorCache::Line* cached, Picos now);
+  Link<DramRequest>& channel_for(std::uint64_t line) const {
+    return *channels_[map_.channel_of(index_, line)];
+  }
+  std::uint64_t data_bytes(std::uint32_t mask) const;
+  Picos wait_time(Block block, Picos now) const;
+
+  std::string name_;
+  std::uint32_t index_;
+  Clock clock_;
+  const AddressMap& map_;
+  std::uint32_t sector_bytes_;
+  Picos hit_pipeline_ps_;  // (hit_latency_cycles - 1) periods; the hand-over adds the last
+  SectorCache cache_;
+  MshrTable<Waiter> mshrs_;
+  DelayLine<MemResponse> pipeline_;
+  ByteCredit bandwidth_;
+  Link<MemRequest>& in_;
+  Link<DramResponse>& fills_;
+  Link<MemResponse>& out_;
+  std::span<Link<DramRequest>* const> channels_;
+  Doorbell& inbox_;
+  Picos next_ps_ = kNever;
+  Block request_block_ = Block::kNone;
+  Block fill_block_ = Block::kNone;
+  Stats stats_;
+};
+
+}  // namespace sassim::memsys

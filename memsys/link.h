@@ -1,0 +1,46 @@
+#pragma once
+// A bounded, timed connection between two units: a TimedQueue plus the receiver's
+// doorbell. A push rings the doorbell with the time the entry becomes visible, so a
+// receiver learns of new input without scanning its queues in next_event_ps().
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+
+#include "memsys/timed_queue.h"
+#include "memsys/unit.h"
+
+namespace sassim::memsys {
+
+// Earliest time some input of its owner becomes visible; the owner resets it when it
+// has looked at all its inputs (at the end of its tick).
+struct Doorbell {
+  Picos earliest_ps = kNever;
+  void ring(Picos t) { earliest_ps = std::min(earliest_ps, t); }
+};
+
+template <typename T>
+class Link {
+ public:
+  Link(std::size_t capacity, Doorbell* receiver) : queue_(capacity), receiver_(receiver) {}
+
+  std::size_t capacity() const { return queue_.capacity(); }
+  std::size_t size() const { return queue_.size(); }
+  bool empty() const { return queue_.empty(); }
+  bool full() const { return queue_.full(); }
+  bool ready(Picos now) const { return queue_.ready(now); }
+  const T& front() const { return queue_.front(); }
+  T pop() { return queue_.pop(); }
+  Picos front_ready_ps() const { return queue_.front_ready_ps(); }
+
+  // Pushes a value visible from ready_ps (at least now + 1). Callers check full().
+  void push(T value, Picos now, Picos ready_ps) {
+    queue_.push(std::move(value), now, ready_ps);
+    if (receiver_ != nullptr) receiver_->ring(std::max(ready_ps, now + 1));
+  }
+
+ private:
+  TimedQueue<T> queue_;
+  Doorbell* receiver_;
+};
+
+}  // namespace sassim::memsys

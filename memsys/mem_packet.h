@@ -1,0 +1,65 @@
+#pragma once
+// The values that travel between the memory units. Lines are named by their line
+// index (byte address / line_bytes); the L1 and the L2 share one line and sector size.
+#include <cstdint>
+
+#include "memsys/unit.h"
+
+namespace sassim::memsys {
+
+// Every packet on the interconnect carries this much header (address, command, ids).
+inline constexpr std::uint32_t kPacketHeaderBytes = 8;
+
+enum class ReqKind : std::uint8_t {
+  kRead,       // fetch sectors; answered with their data
+  kWrite,      // write-through store data; no answer
+  kAtomic,     // read-modify-write at the L2; answered with the old values
+  kReduction,  // read-modify-write at the L2; no answer
+};
+
+// True for kinds whose request carries data (the stored or operand bytes).
+inline bool request_carries_data(ReqKind kind) {
+  return kind != ReqKind::kRead;
+}
+// True for kinds the L2 answers.
+inline bool expects_response(ReqKind kind) {
+  return kind == ReqKind::kRead || kind == ReqKind::kAtomic;
+}
+
+// SM (L1) to L2 slice.
+struct MemRequest {
+  std::uint64_t line = 0;
+  std::uint32_t sector_mask = 0;  // sectors touched
+  std::uint32_t full_mask = 0;    // sectors written entirely (writes only)
+  std::uint32_t tag = 0;          // requester's id, echoed in the response
+  std::uint16_t sm = 0;
+  ReqKind kind = ReqKind::kRead;
+};
+
+// L2 slice back to an SM.
+struct MemResponse {
+  std::uint64_t line = 0;
+  std::uint32_t sector_mask = 0;
+  std::uint32_t tag = 0;
+  std::uint16_t sm = 0;
+  ReqKind kind = ReqKind::kRead;
+};
+
+// L2 slice to a DRAM channel: a sector fetch or a writeback of dirty sectors.
+struct DramRequest {
+  std::uint64_t line = 0;
+  Picos sent_ps = 0;  // the slice's edge that sent it (DRAM latency counts from here)
+  std::uint32_t sector_mask = 0;
+  std::uint32_t tag = 0;  // slice MSHR index for reads
+  std::uint16_t slice = 0;
+  bool write = false;
+};
+
+// DRAM channel back to the slice that asked (reads only).
+struct DramResponse {
+  std::uint64_t line = 0;
+  std::uint32_t sector_mask = 0;
+  std::uint32_t tag = 0;
+};
+
+}  // namespace sassim::memsys

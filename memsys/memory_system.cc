@@ -1,0 +1,156 @@
+// The memory system built from a config: owns the links and doorbells that connect
+// the units, and the units themselves, wired once at construction.
+#include "memsys/memory_system.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "memsys/address_map.h"
+#include "memsys/dram_channel.h"
+#include "memsys/interconnect.h"
+#include "memsys/l1_unit.h"
+#include "memsys/l2_slice.h"
+#include "memsys/link.h"
+#include "memsys/memsys_config.h"
+#include "memsys/noc_routes.h"
+
+namespace sassim::memsys {
+namespace {
+
+// Links of one kind with stable addresses, plus the raw pointers units take.
+template <typename T>
+class LinkSet {
+ public:
+  Link<T>& add(std::size_t capacity, Doorbell* receiver) {
+    Link<T>& link = links_.emplace_back(capacity, receiver);
+    pointers_.push_back(&link);
+    return link;
+  }
+  std::span<Link<T>* const> all() const { return pointers_; }
+  Link<T>& operator[](std::size_t i) { return *pointers_[i]; }
+
+ private:
+  std::deque<Link<T>> links_;
+  std::vector<Link<T>*> pointers_;
+};
+
+config::GpuConfig checked(const config::GpuConfig& config) {
+  check_memsys_config(config);
+  return config;
+}
+
+class GpuMemorySystem final : public MemorySystem {
+ public:
+  explicit GpuMemorySystem(const config::GpuConfig& config);
+
+  SmMemoryPort& port(std::uint32_t sm_id) override { return *l1s_.at(sm_id); }
+  std::vector<std::pair<ClockDomain, ClockedUnit*>> units() override;
+  void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) override;
+
+ private:
+  config::GpuConfig config_;
+  AddressMap map_;
+  NocRoutes routes_;
+  std::deque<Doorbell> doorbells_;
+  LinkSet<MemRequest> sm_requests_, slice_requests_;
+  LinkSet<MemResponse> sm_responses_, slice_responses_;
+  LinkSet<DramRequest> dram_requests_;
+  LinkSet<DramResponse> dram_fills_;
+  std::vector<std::unique_ptr<DramChannel>> channels_;
+  std::vector<std::unique_ptr<L2Slice>> slices_;
+  std::unique_ptr<Interconnect> noc_;
+  std::vector<std::unique_ptr<L1Unit>> l1s_;
+};
+
+GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
+    : config_(checked(config)),
+      map_(config_.l2().slices(), config_.dram().channels(), config_.l2().address_hash()),
+      routes_(NocRoutes::crossbar(config_.num_sms(), config_.l2().slices())) {
+  const DomainClocks clocks = domain_clocks(config_);
+  const std::uint32_t sms = config_.num_sms();
+  const std::uint32_t slices = config_.l2().slices();
+  const std::uint32_t channels = config_.dram().channels();
+  const std::uint32_t sector_bytes = config_.l2().sector_bytes();
+  const std::size_t noc_queue = config_.interconnect().queue_entries();
+
+  Doorbell& noc_bell = doorbells_.emplace_back();
+  std::vector<Doorbell*> channel_bells;
+  for (std::uint32_t k = 0; k < channels; ++k) {
+    channel_bells.push_back(&doorbells_.emplace_back());
+    dram_requests_.add(config_.dram().queue_entries(), channel_bells.back());
+  }
+  // A slice's fill queue holds every DRAM read it can have in flight (at most one per
+  // sector of each MSHR), so a channel never waits on it.
+  const std::size_t fill_capacity =
+      std::size_t{config_.l2().mshr_entries()} * (config_.l2().line_bytes() / sector_bytes) + 1;
+  std::vector<Doorbell*> slice_bells;
+  for (std::uint32_t j = 0; j < slices; ++j) {
+    Doorbell* bell = &doorbells_.emplace_back();
+    slice_bells.push_back(bell);
+    slice_requests_.add(noc_queue, bell);
+    dram_fills_.add(fill_capacity, bell);
+    slice_responses_.add(noc_queue, &noc_bell);
+  }
+  std::vector<Doorbell*> l1_bells;
+  for (std::uint32_t i = 0; i < sms; ++i) {
+    Doorbell* bell = &doorbells_.emplace_back();
+    l1_bells.push_back(bell);
+    sm_requests_.add(noc_queue, &noc_bell);
+    sm_responses_.add(noc_queue, bell);
+  }
+
+  for (std::uint32_t k = 0; k < channels; ++k) {
+    channels_.push_back(std::make_unique<DramChannel>(k, config_.dram(), clocks.dram, sector_bytes,
+                                                      dram_requests_[k], dram_fills_.all(),
+                                                      *channel_bells[k]));
+  }
+  for (std::uint32_t j = 0; j < slices; ++j) {
+    slices_.push_back(std::make_unique<L2Slice>(
+        j, config_.l2(), clocks.l2, map_, slice_requests_[j], dram_fills_[j], slice_responses_[j],
+        dram_requests_.all(), *slice_bells[j]));
+  }
+  noc_ = std::make_unique<Interconnect>(
+      config_.interconnect(), clocks.l2, sector_bytes, map_, routes_,
+      Interconnect::Ports{sm_requests_.all(), sm_responses_.all(), slice_requests_.all(),
+                          slice_responses_.all()},
+      noc_bell);
+  for (std::uint32_t i = 0; i < sms; ++i) {
+    l1s_.push_back(std::make_unique<L1Unit>(i, config_.l1(), clocks.core, sm_requests_[i],
+                                            sm_responses_[i], *l1_bells[i]));
+  }
+}
+
+std::vector<std::pair<ClockDomain, ClockedUnit*>> GpuMemorySystem::units() {
+  std::vector<std::pair<ClockDomain, ClockedUnit*>> out;
+  for (auto& c : channels_) out.emplace_back(ClockDomain::kDram, c.get());
+  for (auto& s : slices_) out.emplace_back(ClockDomain::kL2, s.get());
+  out.emplace_back(ClockDomain::kL2, noc_.get());
+  for (auto& l1 : l1s_) out.emplace_back(ClockDomain::kCore, l1.get());
+  return out;
+}
+
+void GpuMemorySystem::memcpy_to_device(std::uint64_t address, std::uint64_t bytes) {
+  if (bytes == 0) return;
+  const std::uint64_t line_bytes = config_.l2().line_bytes();
+  const std::uint64_t sector_bytes = config_.l2().sector_bytes();
+  const std::uint64_t end = address + bytes;
+  // Only the last size_bytes can still be resident after the copy.
+  const std::uint64_t begin = std::max(address, end - std::min(bytes, config_.l2().size_bytes()));
+  for (std::uint64_t line = begin / line_bytes; line * line_bytes < end; ++line) {
+    const std::uint64_t lo = std::max(begin, line * line_bytes) - line * line_bytes;
+    const std::uint64_t hi = std::min(end, (line + 1) * line_bytes) - line * line_bytes;
+    const auto first = static_cast<std::uint32_t>(lo / sector_bytes);
+    const auto last = static_cast<std::uint32_t>((hi - 1) / sector_bytes);
+    const std::uint32_t sectors = static_cast<std::uint32_t>(
+        ((std::uint64_t{1} << (last + 1)) - 1) & ~((std::uint64_t{1} << first) - 1));
+    slices_[map_.slice_of(line)]->install_clean(line, sectors);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<MemorySystem> make_memory_system(const config::GpuConfig& config) {
+  return std::make_unique<GpuMemorySystem>(config);
+}
+
+}  // namespace sassim::memsys

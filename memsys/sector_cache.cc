@@ -1,0 +1,66 @@
+#include "memsys/sector_cache.h"
+
+#include <cassert>
+
+#include <fmt/format.h>
+
+#include "isa/error.h"
+
+namespace sassim::memsys {
+
+SectorCache::SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativity,
+                         std::uint32_t line_bytes, std::uint32_t set_divisor,
+                         const std::string& what)
+    : set_divisor_(set_divisor == 0 ? 1 : set_divisor) {
+  if (capacity_bytes == 0) return;
+  const std::uint64_t set_bytes = std::uint64_t{line_bytes} * associativity;
+  if (associativity == 0 || set_bytes == 0 || capacity_bytes % set_bytes != 0) {
+    throw Error(fmt::format(
+        "{}: capacity {} bytes is not a whole number of sets of {} ways x {}-byte lines", what,
+        capacity_bytes, associativity, line_bytes));
+  }
+  sets_ = capacity_bytes / set_bytes;
+  ways_ = associativity;
+  lines_.resize(sets_ * ways_);
+}
+
+SectorCache::Line* SectorCache::find(std::uint64_t line) {
+  return const_cast<Line*>(static_cast<const SectorCache*>(this)->find(line));
+}
+
+const SectorCache::Line* SectorCache::find(std::uint64_t line) const {
+  if (sets_ == 0) return nullptr;
+  const std::size_t base = set_of(line) * ways_;
+  for (std::size_t w = 0; w < ways_; ++w) {
+    const Line& l = lines_[base + w];
+    if (l.present && l.line == line) return &l;
+  }
+  return nullptr;
+}
+
+std::size_t SectorCache::victim_index(std::uint64_t set) const {
+  const std::size_t base = set * ways_;
+  std::size_t best = base;
+  for (std::size_t w = 0; w < ways_; ++w) {
+    const Line& l = lines_[base + w];
+    if (!l.present) return base + w;
+    if (l.last_use < lines_[best].last_use) best = base + w;
+  }
+  return best;
+}
+
+SectorCache::Victim SectorCache::victim_for(std::uint64_t line) const {
+  if (sets_ == 0) return {};
+  const Line& l = lines_[victim_index(set_of(line))];
+  return l.present ? Victim{true, l.line, l.dirty} : Victim{};
+}
+
+SectorCache::Line& SectorCache::allocate(std::uint64_t line, Victim* evicted) {
+  assert(sets_ > 0 && find(line) == nullptr);
+  Line& l = lines_[victim_index(set_of(line))];
+  if (evicted != nullptr) *evicted = l.present ? Victim{true, l.line, l.dirty} : Victim{};
+  l = Line{line, ++use_clock_, 0, 0, true};
+  return l;
+}
+
+}  // namespace sassim::memsys

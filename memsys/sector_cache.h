@@ -1,0 +1,61 @@
+#pragma once
+// A sectored, set-associative tag array with LRU replacement: the state of the L1
+// data cache and of each L2 slice (data values are not modelled). A line is present
+// when allocated; each sector of it is valid (holds data) and/or dirty (written, for
+// write-back caches; a partially written sector can be dirty without being valid).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sassim::memsys {
+
+class SectorCache {
+ public:
+  struct Line {
+    std::uint64_t line = 0;  // line index (byte address / line_bytes)
+    std::uint64_t last_use = 0;
+    std::uint32_t valid = 0;
+    std::uint32_t dirty = 0;
+    bool present = false;
+  };
+  // What allocate() throws out.
+  struct Victim {
+    bool present = false;
+    std::uint64_t line = 0;
+    std::uint32_t dirty = 0;
+  };
+
+  // capacity_bytes may be 0 (no cache: nothing is ever present). Otherwise it must be
+  // a multiple of line_bytes * associativity; throws sassim::Error naming `what`.
+  // Lines map to set (line / set_divisor) % sets: a slice of an interleaved cache
+  // passes the number of slices so that its own lines use every set.
+  SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativity, std::uint32_t line_bytes,
+              std::uint32_t set_divisor, const std::string& what);
+
+  bool enabled() const { return sets_ > 0; }
+  std::uint64_t sets() const { return sets_; }
+  std::uint32_t ways() const { return ways_; }
+
+  // The line if present (no LRU update).
+  Line* find(std::uint64_t line);
+  const Line* find(std::uint64_t line) const;
+  // Marks a line most recently used.
+  void touch(Line& line) { line.last_use = ++use_clock_; }
+  // The line allocate(line) would evict (an absent victim when a way is free).
+  Victim victim_for(std::uint64_t line) const;
+  // Allocates an absent line (evicting the LRU way), marks it most recently used and
+  // returns it with no valid or dirty sectors. Requires enabled() and !find(line).
+  Line& allocate(std::uint64_t line, Victim* evicted);
+
+ private:
+  std::uint64_t set_of(std::uint64_t line) const { return (line / set_divisor_) % sets_; }
+  std::size_t victim_index(std::uint64_t set) const;
+
+  std::uint64_t sets_ = 0;
+  std::uint32_t ways_ = 0;
+  std::uint32_t set_divisor_ = 1;
+  std::uint64_t use_clock_ = 0;
+  std::vector<Line> lines_;  // sets_ x ways_
+};
+
+}  // namespace sassim::memsys
