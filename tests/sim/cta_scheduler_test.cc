@@ -50,15 +50,16 @@ struct Placement {
   std::uint64_t end_cycle = 0;
 };
 
-// One CTA = one warp running a chain of three dependent FP32 instructions (12 cycles).
+// One CTA = one warp running a chain of three dependent INT instructions (latency 6,
+// interval 1): issues at +1, +7, +13 after placement, retires at +14.
 Placement place(std::uint32_t num_sms, std::uint32_t max_ctas, std::uint32_t ctas,
                 std::uint32_t max_warps = 64) {
   config::GpuConfig config = testing::small_config();
   config.mutable_sm()->set_max_ctas(max_ctas);
   config.mutable_sm()->set_max_warps(max_warps);
-  RepeatedCtaKernel kernel(ctas, {make_inst(0x0, isa::UnitClass::kFp32, {}, isa::RegRange{1, 1}),
-                                  make_inst(0x10, isa::UnitClass::kFp32, {1}, isa::RegRange{2, 1}),
-                                  make_inst(0x20, isa::UnitClass::kFp32, {2}, isa::RegRange{3, 1})});
+  RepeatedCtaKernel kernel(ctas, {make_inst(0x0, isa::UnitClass::kIntAlu, {}, isa::RegRange{1, 1}),
+                                  make_inst(0x10, isa::UnitClass::kIntAlu, {1}, isa::RegRange{2, 1}),
+                                  make_inst(0x20, isa::UnitClass::kIntAlu, {2}, isa::RegRange{3, 1})});
   ExecTiming timing(config.sm(), isa::Arch::kSm70);
   KernelContext context{&kernel.info(), &kernel.statics(), &timing, {32, 1, 32 * 32, 0}, 0, 0};
   Placement p;
@@ -92,15 +93,15 @@ TEST(CtaScheduler, SpreadsASmallGridOverAllSms) {
 TEST(CtaScheduler, HonoursTheCtaSlotLimitAndRefillsOnRetirement) {
   Placement p = place(1, 2, 6);
   EXPECT_EQ(p.sms[0]->counters().ctas, 6U);
-  // Two CTAs at a time, three waves of a 10-cycle CTA (issue at +1, +5, +9, done at +10).
+  // Two CTAs at a time, three waves.
   std::vector<std::uint64_t> starts;
   for (const auto& r : p.recorders[0].records) {
     if (r.pc == 0) starts.push_back(r.cycle);
   }
   ASSERT_EQ(starts.size(), 6U);
   EXPECT_EQ(starts[0], starts[1] - 1);  // one CTA per SM per cycle
-  EXPECT_GT(starts[2], starts[0] + 8);  // third CTA waits for a retirement
-  EXPECT_GT(starts[4], starts[2] + 8);
+  EXPECT_GT(starts[2], starts[0] + 12);  // third CTA waits for a retirement
+  EXPECT_GT(starts[4], starts[2] + 12);
 }
 
 TEST(CtaScheduler, WarpSlotLimitBoundsOccupancy) {

@@ -1,6 +1,7 @@
 // Exact-cycle tests of one SM against a fixed-latency memory port.
 #include <gtest/gtest.h>
 
+#include "isa/error.h"
 #include "memsys/engine.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"
