@@ -1,11 +1,16 @@
 // Arithmetic, conversion, movement, predicate and tensor-core opcodes.
 //
-// Sources: NVIDIA CUDA Binary Utilities, "Instruction Set Reference" (tables for
-// Maxwell/Pascal, Volta, Turing, Ampere/Ada and Hopper). Where the published tables
-// are known to be incomplete, rows were added from real SASS and marked "not in
-// NVIDIA's table": the 32I immediate forms of Maxwell/Pascal (present in the encoding
-// tables of Maxwell disassemblers), F2FP (F2FP.PACK_AB, present in real sm_75+ code
-// and in the bundled A100 traces) and QMMA (FP8 mma.sync on sm_89+).
+// Sources: NVIDIA CUDA Binary Utilities, "Instruction Set Reference": the Maxwell/Pascal,
+// Turing, Ampere/Ada and Hopper tables are covered completely (every opcode of each is a
+// row of that architecture). Volta (sm_70) is the Turing table without Turing's
+// additions (uniform datapath, LDSM, MOVM, IMMA/BMMA, BRXU/JMXU) plus CSMTEST. Rows not in
+// NVIDIA's tables, from real SASS:
+//  - Maxwell/Pascal opcodes the table omits but the encoding tables of Maxwell
+//    disassemblers have: the 32I immediate forms, DEPBAR, LEPC, TMML, TXD, VABSDIFF(4),
+//    VADD, VMAD, VMNMX, VSET(P), VSHL, VSHR, KIL, RTT and the CRS-stack operations;
+//  - F2FP (F2FP.PACK_AB, sm_75+; in the bundled A100 traces), ARRIVES (sm_80+,
+//    cp.async.mbarrier.arrive), QMMA (FP8 mma.sync, sm_89+) and RED on sm_90 (where
+//    NVIDIA's table lists only REDG).
 #include "isa/opcode_rows.h"
 
 namespace sassim::isa {

@@ -1,6 +1,5 @@
 // Load/store, atomic, cache-control, texture, surface and tensor-memory-access opcodes.
-// Sources as in opcode_rows_compute.cc; ARRIVES (cp.async.mbarrier.arrive, sm_80+) is
-// not in NVIDIA's table but appears in real sm_80+ code.
+// Sources as in opcode_rows_compute.cc.
 #include "isa/opcode_rows.h"
 
 namespace sassim::isa {
