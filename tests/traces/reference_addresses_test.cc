@@ -50,8 +50,8 @@ TEST(ReferenceAddresses, BfsGlobalAccessesHitTheCopiedBuffers) {
                      bool inside = false;
                      for (const Range& r : copies)
                        inside |= a >= r.begin && a + s.op.access_bytes <= r.end;
-                     outside += inside ? 0 : 1;
-                     misaligned += a % s.op.access_bytes == 0 ? 0 : 1;
+                     outside += inside ? 0u : 1u;
+                     misaligned += a % s.op.access_bytes == 0 ? 0u : 1u;
                    });
   EXPECT_EQ(checked, 181816u);  // one address per active thread
   EXPECT_EQ(outside, 0u);
