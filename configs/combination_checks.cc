@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "isa/arch.h"
+
 namespace sassim::config {
 
 namespace {
@@ -114,9 +116,12 @@ void check_sm(const SmConfig& sm, std::vector<std::string>& problems) {
 }  // namespace
 
 const std::vector<std::string>& known_arch_names() {
-  // Mirrors isa::Arch (isa/arch.h); a new architecture is added in both places.
-  static const std::vector<std::string> names = {"sm_60", "sm_61", "sm_70", "sm_75",
-                                                 "sm_80", "sm_86", "sm_89", "sm_90"};
+  // The architectures isa/ has opcode tables for, in their canonical spelling.
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (isa::Arch arch : isa::kAllArchs) all.emplace_back(isa::arch_name(arch));
+    return all;
+  }();
   return names;
 }
 

@@ -130,11 +130,17 @@ TEST(Loader, SassimHomeChoosesThePresetFolder) {
       std::filesystem::path(SASSIM_SOURCE_DIR) / "configs" / "presets" / "a100.txtpb",
       home / "configs" / "presets" / "mygpu.txtpb",
       std::filesystem::copy_options::overwrite_existing);
+  const char* previous = std::getenv("SASSIM_HOME");
+  const std::string saved = previous != nullptr ? previous : "";
   ASSERT_EQ(setenv("SASSIM_HOME", home.c_str(), 1), 0);
   const std::vector<std::string> names = preset_names();
   const std::filesystem::path dir = preset_dir();
   const std::string loaded_name = load_config("mygpu").name();
-  unsetenv("SASSIM_HOME");
+  if (previous != nullptr) {
+    setenv("SASSIM_HOME", saved.c_str(), 1);
+  } else {
+    unsetenv("SASSIM_HOME");
+  }
   EXPECT_EQ(names, std::vector<std::string>{"mygpu"});
   EXPECT_EQ(dir, home / "configs" / "presets");
   EXPECT_EQ(loaded_name, "NVIDIA A100-SXM4-40GB");

@@ -1,4 +1,5 @@
 // validate(): required fields, (spec) ranges and each combination check, by message.
+#include <limits>
 #include <string>
 
 #include <gmock/gmock.h>
