@@ -17,19 +17,19 @@ unsigned count(std::uint32_t mask) {
 
 }  // namespace
 
-L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, Clock clock,
-               Link<MemRequest>& to_noc, Link<MemResponse>& from_noc, Doorbell& inbox)
+L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t data_cache_bytes,
+               Clock clock, Link<MemRequest>& to_noc, Link<MemResponse>& from_noc, Doorbell& inbox)
     : name_(fmt::format("gpu.sm[{}].l1", sm)),
       sm_(static_cast<std::uint16_t>(sm)),
       clock_(clock),
       geometry_{config.line_bytes(), config.sector_bytes()},
       banks_{config.shared_banks(), config.shared_bank_bytes()},
       hit_latency_cycles_(config.hit_latency_cycles()),
+      fill_latency_cycles_(std::max(config.hit_latency_cycles(), 2u) - 2),
       shared_latency_cycles_(config.shared_latency_cycles()),
       tag_lookups_per_cycle_(config.tag_lookups_per_cycle()),
       data_bytes_per_cycle_(config.data_bytes_per_cycle()),
-      cache_(config.unified_size_bytes() - config.shared_memory_bytes(), config.associativity(),
-             config.line_bytes(), 1,
+      cache_(data_cache_bytes, config.associativity(), config.line_bytes(), 1,
              "l1 data cache (l1.unified_size_bytes - l1.shared_memory_bytes)"),
       mshrs_(config.mshr_entries()),
       data_path_(config.data_bytes_per_cycle()),
@@ -122,7 +122,7 @@ bool L1Unit::tick(std::uint64_t cycle, Picos now) {
     const MemResponse response = from_noc_.pop();
     const std::uint64_t extra = data_path_.consume(
         static_cast<std::int64_t>(count(response.sector_mask) * geometry_.sector_bytes));
-    take_response(response, now + cycles(extra));
+    take_response(response, now + cycles(fill_latency_cycles_ + extra));
     progress = true;
   }
 

@@ -16,10 +16,14 @@
 //   tL + (hit_latency_cycles - 1) T (hit_latency after submit when unloaded). Missing
 //   sectors join the line's MSHR (merging with sectors already requested; a new
 //   request is sent only for sectors not yet in flight) and a read request leaves for
-//   the interconnect in the lookup cycle, visible to it one core period later. A
-//   response is taken at the first edge it is visible, filled into the L1 (allocating,
-//   LRU) and its data passes the data path; the access completes when its last sector
-//   has arrived. With full MSHRs the access waits at the head of the LSU queue.
+//   the interconnect in the lookup cycle, visible to it one core period later
+//   (tc + 2T). A response is taken at the first edge it is visible (tR), filled into
+//   the L1 (allocating, LRU), and its data reaches the registers after the rest of
+//   the L1 pipeline, tR + (hit_latency_cycles - 2) T (and the data-path time): so the
+//   L1 adds hit_latency_cycles to a miss, as to a hit, and with one clock an L2 hit
+//   takes hit_latency + 2 x interconnect latency + L2 hit latency exactly. The access
+//   completes when its last sector has arrived. With full MSHRs the access waits at
+//   the head of the LSU queue (back-pressure; nothing is dropped).
 // - Async copies (LDGSTS) are all treated as cached loads (they allocate in the L1;
 //   .BYPASS is not distinguished); after their data is back the write into shared
 //   memory adds one data-path pass per 128 bytes.
@@ -54,8 +58,9 @@ namespace sassim::memsys {
 
 class L1Unit final : public ClockedUnit, public SmMemoryPort {
  public:
-  L1Unit(std::uint32_t sm, const config::L1Config& config, Clock clock, Link<MemRequest>& to_noc,
-         Link<MemResponse>& from_noc, Doorbell& inbox);
+  // data_cache_bytes: config::l1_data_bytes (the unified array less the carve-out).
+  L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t data_cache_bytes,
+         Clock clock, Link<MemRequest>& to_noc, Link<MemResponse>& from_noc, Doorbell& inbox);
 
   // SmMemoryPort
   bool can_accept(Picos now) const override;
@@ -135,6 +140,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   LineGeometry geometry_;
   SharedBankGeometry banks_;
   std::uint32_t hit_latency_cycles_;
+  std::uint32_t fill_latency_cycles_;  // response taken to data in registers: hit latency - 2
   std::uint32_t shared_latency_cycles_;
   std::uint32_t tag_lookups_per_cycle_;
   std::int64_t data_bytes_per_cycle_;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "configs/derived.h"
 #include "isa/error.h"
 
 namespace sassim::memsys {
@@ -29,22 +30,10 @@ void check_geometry(std::uint32_t line_bytes, std::uint32_t sector_bytes, std::s
 
 }  // namespace
 
-std::uint64_t l1_data_bytes(const config::L1Config& l1) {
-  return l1.unified_size_bytes() - l1.shared_memory_bytes();
-}
-
-double dram_clock_mhz(const config::DramConfig& dram) {
-  return dram.data_rate_mtps() / 2.0;
-}
-
-double dram_peak_bytes_per_second(const config::DramConfig& dram) {
-  return dram.channels() * (dram.bus_width_bits() / 8.0) * dram.data_rate_mtps() * 1e6;
-}
-
 DomainClocks domain_clocks(const config::GpuConfig& config) {
   return DomainClocks{Clock::from_mhz(config.clocks().core_mhz()),
                       Clock::from_mhz(config.clocks().l2_mhz()),
-                      Clock::from_mhz(dram_clock_mhz(config.dram()))};
+                      Clock::from_mhz(config::dram_clock_mhz(config))};
 }
 
 void check_memsys_config(const config::GpuConfig& c) {
@@ -119,6 +108,7 @@ void check_memsys_config(const config::GpuConfig& c) {
   require_positive(dram.data_rate_mtps(), "dram.data_rate_mtps");
   require_positive(dram.latency_ns(), "dram.latency_ns");
   require_positive(dram.queue_entries(), "dram.queue_entries");
+  config::dram_clock_mhz(c);  // throws for a DRAM type without a known clock
 }
 
 }  // namespace sassim::memsys

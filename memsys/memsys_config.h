@@ -1,8 +1,6 @@
 #pragma once
-// What the memory system needs from a GpuConfig: the checks it relies on and the
-// values derived from the fields. configs/derived.h will own the shared derivations
-// (l1_data_bytes, dram_clock_mhz, dram_peak_bytes_per_second); until it lands they
-// are computed here, by the same definitions.
+// What the memory system needs from a GpuConfig beyond configs/derived.h: the
+// checks it relies on and the clocks of its three domains.
 #include <cstdint>
 
 #include "configs/sassim_config.pb.h"
@@ -16,13 +14,8 @@ struct DomainClocks {
   Clock dram;
 };
 
-// L1 data cache capacity: the unified array less the shared memory carve-out.
-std::uint64_t l1_data_bytes(const config::L1Config& l1);
-// DRAM command clock: two transfers per clock (data_rate_mtps / 2).
-double dram_clock_mhz(const config::DramConfig& dram);
-// channels x bus_width_bits / 8 x data_rate_mtps x 1e6.
-double dram_peak_bytes_per_second(const config::DramConfig& dram);
-// Clocks of the three domains (periods rounded to whole picoseconds).
+// Clocks of the three domains (periods rounded to whole picoseconds): core and L2
+// from clocks.*, DRAM from config::dram_clock_mhz. The engine must use these.
 DomainClocks domain_clocks(const config::GpuConfig& config);
 
 // Throws sassim::Error naming the field when something the memory system needs is
