@@ -87,6 +87,7 @@ class MockSm final : public ClockedUnit {
   Picos completed_at(std::uint32_t token) const { return completed_.at(token); }
   Picos latency(std::uint32_t token) const { return completed_at(token) - submitted_at(token); }
   const std::vector<std::uint32_t>& completion_order() const { return order_; }
+  std::size_t completed_count() const { return completed_.size(); }
 
   bool tick(std::uint64_t /*cycle*/, Picos now) override {
     bool progress = false;

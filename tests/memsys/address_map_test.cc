@@ -1,0 +1,80 @@
+#include "memsys/address_map.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "isa/error.h"
+#include "memsys/noc_routes.h"
+
+namespace sassim::memsys {
+namespace {
+
+TEST(AddressMap, LinearIsLineModuloSlices) {
+  AddressMap map(4, 2, "linear");
+  for (std::uint64_t line = 0; line < 16; ++line) EXPECT_EQ(map.slice_of(line), line % 4);
+  EXPECT_EQ(map.local_line(13), 3u);
+}
+
+TEST(AddressMap, XorFoldsHigherFieldsIntoTheSlice) {
+  AddressMap map(4, 4, "xor");  // 2-bit fields
+  EXPECT_EQ(map.slice_of(0b0110), 0b11u);
+  EXPECT_EQ(map.slice_of(0b110110), 0b11u ^ 0b01u ^ 0b10u);
+  // Lines 4 apart all hit slice 0 with "linear"; "xor" spreads them over every slice.
+  std::set<std::uint32_t> slices;
+  for (std::uint64_t k = 0; k < 4; ++k) slices.insert(map.slice_of(k * 4));
+  EXPECT_EQ(slices.size(), 4u);
+}
+
+TEST(AddressMap, XorIsAPermutationWithinEachGroupOfSlices) {
+  AddressMap map(8, 8, "xor");
+  for (std::uint64_t group = 0; group < 64; ++group) {
+    std::set<std::uint32_t> slices;
+    for (std::uint64_t r = 0; r < 8; ++r) slices.insert(map.slice_of(group * 8 + r));
+    EXPECT_EQ(slices.size(), 8u) << group;
+  }
+}
+
+TEST(AddressMap, FewerChannelsThanSlicesShareChannels) {
+  AddressMap map(4, 2, "linear");
+  for (std::uint32_t j = 0; j < 4; ++j) {
+    ASSERT_EQ(map.channels_of_slice(j).size(), 1u);
+    EXPECT_EQ(map.channels_of_slice(j)[0], j % 2);
+  }
+}
+
+TEST(AddressMap, MoreChannelsThanSlicesSpreadEachSlice) {
+  AddressMap map(2, 5, "linear");
+  ASSERT_EQ(map.channels_of_slice(0).size(), 3u);  // 0, 2, 4
+  ASSERT_EQ(map.channels_of_slice(1).size(), 2u);  // 1, 3
+  std::set<std::uint32_t> used;
+  for (std::uint64_t line = 0; line < 60; ++line) used.insert(map.channel_of(line));
+  EXPECT_EQ(used.size(), 5u);
+  // Slice 0's lines 0, 2, 4 (local 0, 1, 2) go to channels 0, 2, 4.
+  EXPECT_EQ(map.channel_of(0), 0u);
+  EXPECT_EQ(map.channel_of(2), 2u);
+  EXPECT_EQ(map.channel_of(4), 4u);
+  EXPECT_EQ(map.channel_of(6), 0u);
+}
+
+TEST(AddressMap, UnknownHashNamesTheField) {
+  try {
+    AddressMap map(4, 2, "modulo");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("l2.address_hash"), std::string::npos) << message;
+    EXPECT_NE(message.find("modulo"), std::string::npos) << message;
+  }
+}
+
+TEST(NocRoutes, CrossbarLinksEverySmToEverySliceInOneHop) {
+  const NocRoutes routes = NocRoutes::crossbar(3, 5);
+  for (std::uint32_t sm = 0; sm < 3; ++sm) {
+    for (std::uint32_t j = 0; j < 5; ++j) EXPECT_EQ(routes.hops(sm, j), 1u);
+  }
+}
+
+}  // namespace
+}  // namespace sassim::memsys

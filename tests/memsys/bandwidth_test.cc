@@ -1,0 +1,75 @@
+// Sustained DRAM bandwidth of a streaming read workload against the configured peak.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "configs/config_loader.h"
+#include "configs/derived.h"
+#include "memsys_test_support.h"
+
+namespace sassim::memsys {
+namespace {
+
+using testing::Rig;
+using testing::strided;
+
+struct Measured {
+  double bytes_per_second = 0;
+  double peak = 0;
+};
+
+// Every SM streams its own region, 512 contiguous bytes (16 per thread) per warp
+// instruction, all submitted at once. Bandwidth is measured over the middle of the run
+// (from 25% to 75% of the loads completed), away from the ramp-up and the tail.
+Measured stream(const config::GpuConfig& c, std::uint32_t warps_per_sm) {
+  Rig rig(c);
+  const std::uint32_t sms = c.num_sms();
+  for (std::uint32_t sm = 0; sm < sms; ++sm) {
+    for (std::uint32_t w = 0; w < warps_per_sm; ++w) {
+      const std::uint64_t base = (std::uint64_t{sm} * warps_per_sm + w) * 512;
+      rig.sm(sm).load(0, w, strided(base, 16), 16);
+    }
+  }
+  const std::size_t total = std::size_t{sms} * warps_per_sm;
+  auto completed = [&] {
+    std::size_t n = 0;
+    for (std::uint32_t sm = 0; sm < sms; ++sm) n += rig.sm(sm).completed_count();
+    return n;
+  };
+  auto dram_bytes = [&] { return rig.stats().sum("gpu.dram.channel[", "read_bytes"); };
+  rig.engine.run_until([&] { return completed() >= total / 4; });
+  const Picos t0 = rig.now();
+  const double b0 = dram_bytes();
+  rig.engine.run_until([&] { return completed() >= total * 3 / 4; });
+  const Picos t1 = rig.now();
+  const double b1 = dram_bytes();
+  rig.run();
+  EXPECT_EQ(dram_bytes(), static_cast<double>(total) * 512) << "every byte is read once";
+  return Measured{(b1 - b0) / (static_cast<double>(t1 - t0) * 1e-12),
+                  config::dram_peak_bytes_per_second(c)};
+}
+
+TEST(Bandwidth, StreamingReachesTheConfiguredDramPeak) {
+  config::GpuConfig c = testing::small_config();
+  c.set_num_sms(8);
+  c.mutable_l1()->set_mshr_entries(64);
+  c.mutable_l2()->set_mshr_entries(64);
+  const Measured m = stream(c, 256);
+  std::printf("small config: measured %.3f GB/s, peak %.3f GB/s (%.2f%%)\n",
+              m.bytes_per_second / 1e9, m.peak / 1e9, 100 * m.bytes_per_second / m.peak);
+  EXPECT_NEAR(m.peak, 32e9, 1);  // 2 channels x 64 bits / 8 x 2000 MT/s
+  EXPECT_GT(m.bytes_per_second, 0.99 * m.peak);
+  EXPECT_LE(m.bytes_per_second, 1.0001 * m.peak);
+}
+
+TEST(Bandwidth, A100PresetStreamsNearItsPeak) {
+  const config::GpuConfig c = config::load_config("a100");
+  const Measured m = stream(c, 128);
+  std::printf("a100 preset: measured %.1f GB/s, peak %.1f GB/s (%.2f%%)\n",
+              m.bytes_per_second / 1e9, m.peak / 1e9, 100 * m.bytes_per_second / m.peak);
+  EXPECT_GT(m.bytes_per_second, 0.85 * m.peak);
+  EXPECT_LE(m.bytes_per_second, 1.0001 * m.peak);
+}
+
+}  // namespace
+}  // namespace sassim::memsys

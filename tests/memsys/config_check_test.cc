@@ -1,0 +1,86 @@
+// What make_memory_system refuses to build, and how it says so.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "isa/error.h"
+#include "memsys/memory_system.h"
+#include "memsys_test_support.h"
+
+namespace sassim::memsys {
+namespace {
+
+std::string build_error(const config::GpuConfig& c) {
+  try {
+    make_memory_system(c);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(MemsysConfig, SmallConfigBuildsInTickOrder) {
+  auto memory = make_memory_system(testing::small_config());
+  const auto units = memory->units();
+  ASSERT_EQ(units.size(), 2u + 4 + 1 + 2);
+  EXPECT_EQ(units[0].first, ClockDomain::kDram);
+  EXPECT_EQ(units[0].second->name(), "gpu.dram.channel[0]");
+  EXPECT_EQ(units[2].first, ClockDomain::kL2);
+  EXPECT_EQ(units[2].second->name(), "gpu.l2.slice[0]");
+  EXPECT_EQ(units[6].second->name(), "gpu.noc");
+  EXPECT_EQ(units[7].first, ClockDomain::kCore);
+  EXPECT_EQ(units[8].second->name(), "gpu.sm[1].l1");
+}
+
+TEST(MemsysConfig, MissingFieldIsNamed) {
+  config::GpuConfig c = testing::small_config();
+  c.mutable_l1()->clear_hit_latency_cycles();
+  EXPECT_NE(build_error(c).find("l1.hit_latency_cycles: missing"), std::string::npos)
+      << build_error(c);
+}
+
+TEST(MemsysConfig, CarveOutLargerThanTheArrayIsRefused) {
+  config::GpuConfig c = testing::small_config();
+  c.mutable_l1()->set_shared_memory_bytes(128 * 1024);
+  EXPECT_NE(build_error(c).find("l1.shared_memory_bytes"), std::string::npos) << build_error(c);
+}
+
+TEST(MemsysConfig, L1AndL2MustShareTheSectorGeometry) {
+  config::GpuConfig c = testing::small_config();
+  c.mutable_l2()->set_sector_bytes(64);
+  EXPECT_NE(build_error(c).find("l2.line_bytes/l2.sector_bytes"), std::string::npos)
+      << build_error(c);
+}
+
+TEST(MemsysConfig, TooManySectorsPerLineIsRefused) {
+  config::GpuConfig c = testing::small_config();
+  c.mutable_l1()->set_line_bytes(1024);
+  EXPECT_NE(build_error(c).find("l1.line_bytes"), std::string::npos) << build_error(c);
+}
+
+TEST(MemsysConfig, CacheThatIsNotWholeSetsIsRefused) {
+  config::GpuConfig c = testing::small_config();
+  c.mutable_l1()->set_associativity(3);
+  EXPECT_NE(build_error(c).find("l1 data cache"), std::string::npos) << build_error(c);
+}
+
+TEST(MemsysConfig, UnknownHashIsRefused) {
+  config::GpuConfig c = testing::small_config();
+  c.mutable_l2()->set_address_hash("fancy");
+  EXPECT_NE(build_error(c).find("l2.address_hash"), std::string::npos) << build_error(c);
+}
+
+TEST(MemsysConfig, AllCarvedOutLeavesNoL1DataCache) {
+  config::GpuConfig c = testing::small_config();
+  c.mutable_l1()->set_shared_memory_bytes(64 * 1024);
+  testing::Rig rig(c);
+  rig.sm(0).load(0, 1, testing::strided(0x1000, 4));
+  rig.run();
+  rig.sm(0).load(rig.now(), 2, testing::strided(0x1000, 4));
+  rig.run();
+  EXPECT_EQ(rig.stats().get("gpu.sm[0].l1.sector_hits"), 0);
+  EXPECT_EQ(rig.sm(0).latency(2), (20 + 2 * 10 + 30) * 1000u);  // an L2 hit
+}
+
+}  // namespace
+}  // namespace sassim::memsys

@@ -1,0 +1,109 @@
+// The crossbar alone, between mock SM and slice queues.
+#include "memsys/interconnect.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "memsys/engine.h"
+
+namespace sassim::memsys {
+namespace {
+
+// Two SMs and one slice behind a crossbar with 10-cycle latency at 1 GHz.
+struct NocRig {
+  NocRig(std::size_t slice_queue, std::uint32_t port_bytes)
+      : map(1, 1, "linear"), routes(NocRoutes::crossbar(2, 1)) {
+    config.set_latency_cycles(10);
+    config.set_port_bytes_per_cycle(port_bytes);
+    for (int i = 0; i < 2; ++i) {
+      sm_requests.push_back(std::make_unique<Link<MemRequest>>(64, &bell));
+      sm_responses.push_back(std::make_unique<Link<MemResponse>>(64, nullptr));
+    }
+    slice_requests.push_back(std::make_unique<Link<MemRequest>>(slice_queue, nullptr));
+    slice_responses.push_back(std::make_unique<Link<MemResponse>>(64, &bell));
+    for (auto& l : sm_requests) sm_request_ptrs.push_back(l.get());
+    for (auto& l : sm_responses) sm_response_ptrs.push_back(l.get());
+    for (auto& l : slice_requests) slice_request_ptrs.push_back(l.get());
+    for (auto& l : slice_responses) slice_response_ptrs.push_back(l.get());
+    noc =
+        std::make_unique<Interconnect>(config, Clock{1000}, 32, map, routes,
+                                       Interconnect::Ports{sm_request_ptrs, sm_response_ptrs,
+                                                           slice_request_ptrs, slice_response_ptrs},
+                                       bell);
+  }
+  void send(std::uint16_t sm, ReqKind kind, std::uint32_t sectors) {
+    sm_requests[sm]->push(
+        MemRequest{
+            .line = 0, .sector_mask = sectors, .full_mask = 0, .tag = 0, .sm = sm, .kind = kind},
+        0, 1);
+  }
+
+  config::InterconnectConfig config;
+  AddressMap map;
+  NocRoutes routes;
+  Doorbell bell;
+  std::vector<std::unique_ptr<Link<MemRequest>>> sm_requests, slice_requests;
+  std::vector<std::unique_ptr<Link<MemResponse>>> sm_responses, slice_responses;
+  std::vector<Link<MemRequest>*> sm_request_ptrs, slice_request_ptrs;
+  std::vector<Link<MemResponse>*> sm_response_ptrs, slice_response_ptrs;
+  std::unique_ptr<Interconnect> noc;
+};
+
+TEST(Interconnect, RoundRobinAlternatesSourcesFromAFixedStart) {
+  NocRig rig(1, 1024);  // the slice queue holds one packet: one grant per cycle
+  for (int k = 0; k < 2; ++k) {
+    rig.send(0, ReqKind::kRead, 1);
+    rig.send(1, ReqKind::kRead, 1);
+  }
+  std::vector<std::uint16_t> order;
+  for (std::uint64_t cycle = 1; cycle <= 4; ++cycle) {
+    EXPECT_TRUE(rig.noc->tick(cycle, cycle * 1000));
+    ASSERT_EQ(rig.slice_requests[0]->size(), 1u);
+    EXPECT_EQ(rig.slice_requests[0]->front_ready_ps(), (cycle + 10) * 1000);
+    order.push_back(rig.slice_requests[0]->pop().sm);
+  }
+  EXPECT_EQ(order, (std::vector<std::uint16_t>{0, 1, 0, 1}));
+  EXPECT_EQ(rig.noc->request_packets(), 4u);
+}
+
+TEST(Interconnect, FullDestinationBlocksAndRetriesNextCycle) {
+  NocRig rig(1, 1024);
+  rig.send(0, ReqKind::kRead, 1);
+  rig.send(0, ReqKind::kRead, 1);
+  EXPECT_TRUE(rig.noc->tick(1, 1000));
+  EXPECT_EQ(rig.noc->next_event_ps(), 2000u);
+  EXPECT_FALSE(rig.noc->tick(2, 2000));
+  EXPECT_EQ(rig.sm_requests[0]->size(), 1u);
+}
+
+TEST(Interconnect, PortBandwidthSpacesWritePackets) {
+  // Writes of 4 sectors are 8 + 128 = 136 bytes; the port moves 64 bytes per cycle, so
+  // packet i leaves at cycle 1 + floor(i * 136 / 64).
+  NocRig rig(64, 64);
+  for (int i = 0; i < 10; ++i) rig.send(0, ReqKind::kWrite, 0xf);
+  Engine engine(Clock{1000}, Clock{1000}, Clock{1000}, 1000);
+  engine.add(ClockDomain::kL2, rig.noc.get());
+  engine.run_until([&] { return rig.sm_requests[0]->empty(); });
+  ASSERT_EQ(rig.slice_requests[0]->size(), 10u);
+  for (std::uint64_t i = 0; i < 10; ++i) {
+    EXPECT_EQ(rig.slice_requests[0]->front_ready_ps(), (1 + i * 136 / 64 + 10) * 1000) << i;
+    rig.slice_requests[0]->pop();
+  }
+}
+
+TEST(Interconnect, ResponsesAreRoutedToTheirSm) {
+  NocRig rig(64, 64);
+  rig.slice_responses[0]->push(
+      MemResponse{.line = 3, .sector_mask = 1, .tag = 9, .sm = 1, .kind = ReqKind::kRead}, 0, 1);
+  EXPECT_TRUE(rig.noc->tick(1, 1000));
+  EXPECT_TRUE(rig.sm_responses[0]->empty());
+  ASSERT_EQ(rig.sm_responses[1]->size(), 1u);
+  EXPECT_EQ(rig.sm_responses[1]->front().tag, 9u);
+  EXPECT_EQ(rig.sm_responses[1]->front_ready_ps(), 11'000u);
+  EXPECT_EQ(rig.noc->response_packets(), 1u);
+}
+
+}  // namespace
+}  // namespace sassim::memsys

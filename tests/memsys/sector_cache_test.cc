@@ -1,0 +1,58 @@
+#include "memsys/sector_cache.h"
+
+#include <gtest/gtest.h>
+
+#include "isa/error.h"
+
+namespace sassim::memsys {
+namespace {
+
+TEST(SectorCache, EvictsLeastRecentlyUsedWay) {
+  SectorCache cache(2 * 128, 2, 128, 1, "test");  // one set of two ways
+  ASSERT_EQ(cache.sets(), 1u);
+  cache.allocate(10, nullptr).valid = 0xf;
+  cache.allocate(11, nullptr).dirty = 0x3;
+  cache.touch(*cache.find(10));
+  EXPECT_TRUE(cache.victim_for(12).present);
+  EXPECT_EQ(cache.victim_for(12).line, 11u);
+  SectorCache::Victim victim;
+  cache.allocate(12, &victim);
+  EXPECT_TRUE(victim.present);
+  EXPECT_EQ(victim.line, 11u);
+  EXPECT_EQ(victim.dirty, 0x3u);
+  EXPECT_NE(cache.find(10), nullptr);
+  EXPECT_EQ(cache.find(11), nullptr);
+}
+
+TEST(SectorCache, FreeWaysFillBeforeEvicting) {
+  SectorCache cache(4 * 128, 4, 128, 1, "test");
+  cache.allocate(1, nullptr);
+  EXPECT_FALSE(cache.victim_for(2).present);
+}
+
+TEST(SectorCache, SetDivisorSpreadsASlicesLines) {
+  // Two sets, lines of one slice out of 4 (lines 0, 4, 8, ...): set = (line / 4) % 2.
+  SectorCache cache(2 * 128, 1, 128, 4, "test");
+  cache.allocate(0, nullptr);
+  cache.allocate(4, nullptr);
+  EXPECT_NE(cache.find(0), nullptr);
+  EXPECT_NE(cache.find(4), nullptr);
+}
+
+TEST(SectorCache, ZeroCapacityHoldsNothing) {
+  SectorCache cache(0, 4, 128, 1, "test");
+  EXPECT_FALSE(cache.enabled());
+  EXPECT_EQ(cache.find(1), nullptr);
+}
+
+TEST(SectorCache, CapacityMustBeWholeSets) {
+  try {
+    SectorCache cache(3 * 128, 2, 128, 1, "l1 data cache");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("l1 data cache"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sassim::memsys
