@@ -50,6 +50,12 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
     throw Error(fmt::format("sm.max_warps = {} with sm.sub_cores = {}: at most 64 warps per sub-core",
                             max_warps_, sub_cores));
   }
+  // Each sub-core's memory pipe holds latency / interval instructions in flight.
+  const auto& mem = config.sm().units().memory();
+  const std::uint32_t per_sub_core =
+      std::max<std::uint32_t>(1, (mem.latency_cycles() + mem.initiation_interval_cycles() - 1) /
+                                     std::max<std::uint32_t>(1, mem.initiation_interval_cycles()));
+  address_stage_ = TimedQueue<memsys::WarpMemAccess>(sub_cores * per_sub_core);
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
   sub_cores_.resize(sub_cores);
@@ -136,20 +142,20 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
   w.ready_cycle = ready;
 }
 
-bool Sm::can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle, Picos now) const {
+bool Sm::can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const {
   const Warp& w = warps_[slot];
   if (w.state != WarpState::kRunning || w.ready_cycle > cycle) return false;
   const isa::WarpInst& wi = (*w.insts)[w.next];
   const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
   if (sub.unit_free[static_cast<std::size_t>(si.op.unit)] > cycle) return false;
-  if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0 && !port_.can_accept(now)) return false;
+  if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0 && address_stage_.full()) return false;
   return true;
 }
 
 bool Sm::issue(SubCore& sub, std::uint64_t cycle, Picos now) {
   std::uint64_t ready = 0;
   for (std::size_t i = 0; i < sub.slots.size(); ++i) {
-    if (can_issue(sub.slots[i], sub, cycle, now)) ready |= std::uint64_t{1} << i;
+    if (can_issue(sub.slots[i], sub, cycle)) ready |= std::uint64_t{1} << i;
   }
   if (ready == 0) return false;
   unsigned local = sub.policy->pick(ready, sub.ages);
@@ -173,7 +179,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   if (observer_ != nullptr) observer_->issued(id_, slot, cycle, si);
 
   if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0) {
-    issue_memory(slot, si, wi, cycle, now);
+    issue_memory(slot, si, wi, timing.latency(si.op), now);
   } else {
     const std::uint64_t done = cycle + timing.latency(si.op);
     for (std::uint8_t d = 0; d < si.num_dst; ++d) {
@@ -204,7 +210,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
 }
 
 void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
-                      std::uint64_t /*cycle*/, Picos now) {
+                      std::uint64_t latency_cycles, Picos now) {
   Warp& w = warps_[slot];
   const CtaSlot& c = ctas_[w.cta_slot];
   const std::uint64_t* addrs = c.trace.addresses.data() + wi.addr_begin;
@@ -251,7 +257,16 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
                                                       : 4;
   access.active_mask = wi.active_mask;
   access.addresses = std::span<const std::uint64_t>(addrs, wi.addr_count);
-  port_.submit(access, now);
+  address_stage_.push(access, now, now + clock_.edge(latency_cycles));
+}
+
+bool Sm::submit_addresses(Picos now) {
+  bool progress = false;
+  while (address_stage_.ready(now) && port_.can_accept(now)) {
+    port_.submit(address_stage_.pop(), now);
+    progress = true;
+  }
+  return progress;
 }
 
 bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
@@ -347,6 +362,7 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
 
 bool Sm::tick(std::uint64_t cycle, Picos now) {
   bool progress = complete_memory(cycle, now);
+  progress |= submit_addresses(now);
   if (resident_ctas_ != 0) {
     for (SubCore& sub : sub_cores_) progress |= issue(sub, cycle, now);
   }
@@ -356,6 +372,7 @@ bool Sm::tick(std::uint64_t cycle, Picos now) {
 
 Picos Sm::next_event_ps() const {
   Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
+  t = std::min(t, address_stage_.front_ready_ps());
   return std::min(t, port_.next_completion_ps());
 }
 

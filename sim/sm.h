@@ -10,6 +10,7 @@
 
 #include "configs/sassim_config.pb.h"
 #include "memsys/sm_memory_port.h"
+#include "memsys/timed_queue.h"
 #include "memsys/unit.h"
 #include "sim/kernel_context.h"
 #include "sim/scheduler_policy.h"
@@ -62,17 +63,18 @@ class Sm final : public ClockedUnit {
   struct SubCore;
 
   bool complete_memory(std::uint64_t cycle, Picos now);
+  bool submit_addresses(Picos now);
   bool issue(SubCore& sub, std::uint64_t cycle, Picos now);
   void execute(unsigned slot, std::uint64_t cycle, Picos now);
   void issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
-                    std::uint64_t cycle, Picos now);
+                    std::uint64_t latency_cycles, Picos now);
   void advance(unsigned slot, std::uint64_t earliest);
   void arrive_at_barrier(unsigned slot, std::uint64_t cycle);
   void try_release_barrier(CtaSlot& cta, std::uint64_t cycle);
   void finish_warp(unsigned slot, std::uint64_t cycle);
   void retire_cta(std::uint32_t cta_slot, std::uint64_t cycle);
   std::uint64_t next_issue_cycle(std::uint64_t after) const;
-  bool can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle, Picos now) const;
+  bool can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const;
 
   std::uint32_t id_;
   std::string name_;
@@ -90,6 +92,9 @@ class Sm final : public ClockedUnit {
   std::vector<SubCore> sub_cores_;
   std::vector<CtaSlot> ctas_;
   std::vector<PendingAccess> pending_;  // indexed by memory token
+  // Address generation: memory instructions spend the memory pipe's latency here
+  // before entering the memory system (and wait here while it refuses them).
+  TimedQueue<memsys::WarpMemAccess> address_stage_;
   std::vector<std::uint32_t> free_tokens_;
 
   std::uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_registers_ = 0,

@@ -28,7 +28,7 @@ TEST_P(ReplayTest, SimulatesEveryWarpInstructionOfTheTrace) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ReferenceTraces, ReplayTest, ::testing::ValuesIn(reference_traces()),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& param_info) { return param_info.param.name; });
 
 TEST(Replay, IdenticalRunsGiveBitIdenticalStats) {
   const ReferenceTrace& bfs = reference_traces()[3];
@@ -53,7 +53,7 @@ TEST(Replay, KernelsRunBackToBackInLaunchOrder) {
 TEST(Replay, AConfigChangeMovesTheCycles) {
   const ReferenceTrace& bfs = reference_traces()[3];
   const auto base = replay(bfs);
-  const auto slow = replay(bfs, {"dram.latency_ns=2000"});
+  const auto slow = replay(bfs, {"l2.hit_latency_cycles=400"});
   std::uint64_t base_cycles = 0, slow_cycles = 0;
   for (const auto& r : base) base_cycles += r.cycles;
   for (const auto& r : slow) slow_cycles += r.cycles;

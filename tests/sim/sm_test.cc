@@ -95,8 +95,16 @@ TEST_F(SmTest, LoadUseWaitsForTheMemoryResponse) {
   auto use = add(make_inst(0x10, UnitClass::kIntAlu, {4}, isa::RegRange{5, 1}));
   run({{ld, use}}, 100);
   EXPECT_EQ(recorder_.cycle_of(0x00), 1U);
-  EXPECT_EQ(recorder_.cycle_of(0x10), 101U);
+  EXPECT_EQ(recorder_.cycle_of(0x10), 102U);  // 1 + address generation 1 + memory 100
   EXPECT_EQ(port_->submitted, 1U);
+}
+
+TEST_F(SmTest, AddressGenerationLatencyPrecedesTheMemorySystem) {
+  config_.mutable_sm()->mutable_units()->mutable_memory()->set_latency_cycles(5);
+  auto ld = add(make_load(0x00, isa::RegRange{4, 1}, 2));
+  auto use = add(make_inst(0x10, UnitClass::kIntAlu, {4}, isa::RegRange{5, 1}));
+  run({{ld, use}}, 100);
+  EXPECT_EQ(recorder_.cycle_of(0x10), 106U);
 }
 
 TEST_F(SmTest, VectorLoadBlocksEveryRegisterItWrites) {
@@ -105,7 +113,7 @@ TEST_F(SmTest, VectorLoadBlocksEveryRegisterItWrites) {
   auto ld2 = add(make_load(0x20, isa::RegRange{4, 4}, 2));
   auto use_r8 = add(make_inst(0x30, UnitClass::kIntAlu, {8}, isa::RegRange{10, 1}));
   run({{ld, use_r7}, {ld2, use_r8}}, 50);
-  EXPECT_EQ(recorder_.cycle_of(0x10, 0), 51U);  // R7 is written by the 128-bit load
+  EXPECT_EQ(recorder_.cycle_of(0x10, 0), 52U);  // R7 is written by the 128-bit load
   EXPECT_LT(recorder_.cycle_of(0x30, 1), 10U);  // R8 is not
 }
 
@@ -138,8 +146,8 @@ TEST_F(SmTest, CtaStaysResidentUntilItsStoresComplete) {
   st.mem_width_bytes = 4;
   auto store = add(st);
   run({{store}}, 50);
-  EXPECT_EQ(end_cycle_, 51U);
-  EXPECT_EQ(sm_->counters().busy_cycles, 51U);
+  EXPECT_EQ(end_cycle_, 52U);  // issue 1 + address generation 1 + 50
+  EXPECT_EQ(sm_->counters().busy_cycles, 52U);
 }
 
 TEST_F(SmTest, GreedyThenOldestStaysOnOneWarp) {
