@@ -3,9 +3,9 @@
 // pipeline inside one unit (its occupancy is bounded by what feeds it). Unlike a
 // TimedQueue it may hold a value that leaves in the same edge it entered.
 #include <cassert>
-#include <deque>
 #include <utility>
 
+#include "memsys/ring_buffer.h"
 #include "memsys/unit.h"
 
 namespace sassim::memsys {
@@ -16,21 +16,17 @@ class DelayLine {
   // Values must be pushed in non-decreasing order of their leave times.
   void push(T value, Picos leave_ps) {
     assert(entries_.empty() || entries_.back().first <= leave_ps);
-    entries_.emplace_back(leave_ps, std::move(value));
+    entries_.push_back({leave_ps, std::move(value)});
   }
   bool empty() const { return entries_.empty(); }
   std::size_t size() const { return entries_.size(); }
   bool ready(Picos now) const { return !entries_.empty() && entries_.front().first <= now; }
   const T& front() const { return entries_.front().second; }
-  T pop() {
-    T value = std::move(entries_.front().second);
-    entries_.pop_front();
-    return value;
-  }
+  T pop() { return entries_.pop_front().second; }
   Picos front_ready_ps() const { return entries_.empty() ? kNever : entries_.front().first; }
 
  private:
-  std::deque<std::pair<Picos, T>> entries_;
+  RingBuffer<std::pair<Picos, T>> entries_;
 };
 
 }  // namespace sassim::memsys

@@ -246,10 +246,11 @@ std::string L2Slice::describe_state() const {
                            e.allocated_ps, e.outstanding, e.waiters.size());
     }
   }
-  return fmt::format(
-      "requests {}/{} (head ready {} ps), fills {}/{}, pipeline {}, mshr {}/{}, oldest miss: {}",
-      in_.size(), in_.capacity(), in_.front_ready_ps(), fills_.size(), fills_.capacity(),
-      pipeline_.size(), mshrs_.in_use(), mshrs_.capacity(), oldest);
+  const std::string head =
+      in_.empty() ? "" : fmt::format(" (head ready at {} ps)", in_.front_ready_ps());
+  return fmt::format("requests {}/{}{}, fills {}/{}, pipeline {}, mshr {}/{}, oldest miss: {}",
+                     in_.size(), in_.capacity(), head, fills_.size(), fills_.capacity(),
+                     pipeline_.size(), mshrs_.in_use(), mshrs_.capacity(), oldest);
 }
 
 void L2Slice::report(StatSink& sink) const {

@@ -4,9 +4,9 @@
 // so nothing crosses two units in one edge.
 #include <cassert>
 #include <cstddef>
-#include <deque>
 #include <utility>
 
+#include "memsys/ring_buffer.h"
 #include "memsys/unit.h"
 
 namespace sassim {
@@ -14,7 +14,8 @@ namespace sassim {
 template <typename T>
 class TimedQueue {
  public:
-  explicit TimedQueue(std::size_t capacity = 1) : capacity_(capacity) {}
+  explicit TimedQueue(std::size_t capacity = 1)
+      : capacity_(capacity), entries_(capacity < kPreallocated ? capacity : kPreallocated) {}
 
   std::size_t capacity() const { return capacity_; }
   std::size_t size() const { return entries_.size(); }
@@ -27,21 +28,18 @@ class TimedQueue {
     if (ready_ps <= now) ready_ps = now + 1;
     // Entries stay in ready order: a later push never overtakes an earlier one.
     if (!entries_.empty() && ready_ps < entries_.back().first) ready_ps = entries_.back().first;
-    entries_.emplace_back(ready_ps, std::move(value));
+    entries_.push_back({ready_ps, std::move(value)});
   }
   bool ready(Picos now) const { return !entries_.empty() && entries_.front().first <= now; }
   const T& front() const { return entries_.front().second; }
-  T pop() {
-    T value = std::move(entries_.front().second);
-    entries_.pop_front();
-    return value;
-  }
+  T pop() { return entries_.pop_front().second; }
   // Time the front entry becomes visible; kNever when empty.
   Picos front_ready_ps() const { return entries_.empty() ? kNever : entries_.front().first; }
 
  private:
+  static constexpr std::size_t kPreallocated = 256;  // larger queues grow on demand, once
   std::size_t capacity_;
-  std::deque<std::pair<Picos, T>> entries_;
+  memsys::RingBuffer<std::pair<Picos, T>> entries_;  // allocates nothing per push once warm
 };
 
 }  // namespace sassim

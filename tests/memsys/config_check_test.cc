@@ -84,3 +84,29 @@ TEST(MemsysConfig, AllCarvedOutLeavesNoL1DataCache) {
 
 }  // namespace
 }  // namespace sassim::memsys
+
+namespace sassim::memsys {
+namespace {
+
+TEST(MemsysState, DumpShowsQueuesAndTheOldestRequest) {
+  testing::Rig rig(testing::small_config());
+  rig.sm(0).load(0, 42, testing::strided(0x10000, 128, 4));
+  // Stops at the first step from 30 ns on: slice 0's fill (at 113 ns) is the next event.
+  rig.engine.run_until([&] { return rig.now() >= 30'000; });
+  EXPECT_EQ(rig.now(), 113'000u);
+  const std::string dump = rig.engine.dump_state();
+  EXPECT_NE(dump.find("gpu.sm[0].l1: lsu 0/16"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("mshr 4/8"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("oldest: token 42 submitted at 1000 ps, 4/4 lines issued, 4 outstanding"),
+            std::string::npos)
+      << dump;
+  EXPECT_NE(dump.find("gpu.l2.slice[0]:"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("gpu.l2.slice[1]: requests 0/64, fills 1/65, pipeline 0, mshr 1/16, oldest "
+                      "miss: line 0x201"),
+            std::string::npos)
+      << dump;
+  EXPECT_EQ(dump.find("gpu.sm[1].l1"), std::string::npos) << "idle units are left out";
+}
+
+}  // namespace
+}  // namespace sassim::memsys
