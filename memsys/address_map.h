@@ -4,11 +4,13 @@
 //
 // Slice hashes, chosen by l2.address_hash:
 //   "linear": slice = line % slices.
-//   "xor":    the line index is cut into fields of b bits (b = bits needed to count
-//             the slices: ceil(log2(slices))), the fields are XORed together and the
-//             result taken modulo slices. With a power-of-two slice count this is a
-//             permutation within each aligned group of `slices` lines, so strides that
-//             are multiples of the slice count still spread over every slice.
+//   "xor":    the line's group index q = line / slices is cut into fields of b bits
+//             (b = ceil(log2(slices))) that are XORed together into h; the line's
+//             place in its group, r = line % slices, becomes r XOR h when the slice
+//             count is a power of two (the classic XOR-fold of every b-bit field of
+//             the line index) and (r + h) % slices otherwise. Each group of `slices`
+//             consecutive lines still covers every slice once (streams stay even),
+//             while strides that are multiples of the slice count spread too.
 // A slice's own lines are numbered local = line / slices (its sets index on that).
 //
 // Slices to channels (deterministic, even when one count divides the other):
@@ -37,9 +39,12 @@ class AddressMap {
   std::uint32_t channel_of(std::uint64_t line) const { return channel_of(slice_of(line), line); }
   // The channel of a line known to live in slice.
   std::uint32_t channel_of(std::uint32_t slice, std::uint64_t line) const {
-    const std::uint32_t begin = slice_channel_begin_[slice];
-    const std::uint32_t count = slice_channel_begin_[slice + 1] - begin;
-    return slice_channels_[begin + (count == 1 ? 0 : local_line(line) % count)];
+    return slice_channels_[slice_channel_begin_[slice] + channel_slot(slice, line)];
+  }
+  // Position of that channel in channels_of_slice(slice).
+  std::uint32_t channel_slot(std::uint32_t slice, std::uint64_t line) const {
+    const std::uint32_t count = slice_channel_begin_[slice + 1] - slice_channel_begin_[slice];
+    return count == 1 ? 0 : static_cast<std::uint32_t>(local_line(line) % count);
   }
   std::span<const std::uint32_t> channels_of_slice(std::uint32_t slice) const {
     return {slice_channels_.data() + slice_channel_begin_[slice],

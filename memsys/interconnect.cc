@@ -19,7 +19,8 @@ Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock
       ports_(ports),
       inbox_(inbox),
       sm_send_(sms_, ByteCredit(config.port_bytes_per_cycle())),
-      sm_receive_(sms_, ByteCredit(config.port_bytes_per_cycle())) {
+      port_bytes_per_cycle_(config.port_bytes_per_cycle()),
+      sm_receive_next_(sms_, 0) {
   latency_ps_.reserve(std::size_t{sms_} * slices_);
   for (std::uint32_t sm = 0; sm < sms_; ++sm) {
     for (std::uint32_t j = 0; j < slices_; ++j) {
@@ -68,12 +69,15 @@ bool Interconnect::move_responses(std::uint64_t cycle, Picos now) {
     Link<MemResponse>& source = *ports_.slice_responses[j];
     while (source.ready(now)) {
       const MemResponse& r = source.front();
-      ByteCredit& port = sm_receive_[r.sm];
-      port.refill(cycle);
       Link<MemResponse>& destination = *ports_.sm_responses[r.sm];
-      if (!port.available() || destination.full()) break;
-      port.consume(response_bytes(r));
-      const Picos arrive = now + latency(r.sm, j);
+      if (destination.full()) break;
+      // The SM's receive port serializes its packets: one starts when the previous
+      // one has used its bytes (an output queue, so one busy SM never blocks a slice
+      // whose later responses go elsewhere, unless that SM's queue is full).
+      std::uint64_t& next_free = sm_receive_next_[r.sm];
+      const std::uint64_t start = std::max(cycle * port_bytes_per_cycle_, next_free);
+      next_free = start + response_bytes(r);
+      const Picos arrive = clock_.edge(start / port_bytes_per_cycle_) + latency(r.sm, j);
       destination.push(source.pop(), now, arrive);
       ++response_packets_;
       last_granted = j;
@@ -110,7 +114,7 @@ bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
 }
 
 // Earliest time some input can move: its ready time, or for a head that is ready but
-// blocked, when its port has credit again or (destination full) the next cycle.
+// blocked, when its SM port has credit again or (destination full) the next cycle.
 Picos Interconnect::compute_next(Picos now) const {
   Picos next = kNever;
   const Picos retry = now + clock_.period_ps;
@@ -128,10 +132,7 @@ Picos Interconnect::compute_next(Picos now) const {
     const Link<MemResponse>& source = *ports_.slice_responses[j];
     if (source.empty()) continue;
     Picos t = source.front_ready_ps();
-    if (t <= now) {
-      const ByteCredit& port = sm_receive_[source.front().sm];
-      t = port.available() ? retry : std::max(retry, clock_.edge(port.next_available()));
-    }
+    if (t <= now) t = retry;  // its SM's queue is full
     next = std::min(next, t);
   }
   return next;

@@ -3,15 +3,20 @@
 // a crossbar with a request queue per SM and a response queue per slice on its
 // inputs, delivering into each slice's request queue and each SM's response queue.
 //
-// Timing: a packet is taken from its input queue at the first L2 edge it is visible
-// (tN) if its SM port has bandwidth credit and the destination queue has room; it is
-// visible at the destination latency_cycles x hops later (tN + latency * T; a
-// latency of 0 still takes one cycle). Each SM port moves port_bytes_per_cycle in
-// each direction (a byte credit): a read request is kPacketHeaderBytes, a write,
-// atomic or reduction request and every response carry their sectors as well.
+// Timing: a request is taken from its SM's queue at the first L2 edge it is visible
+// (tN) if the SM's port has bandwidth credit and the destination slice's queue has
+// room (else the SM's queue waits: head of line); it is visible at the slice
+// latency_cycles x hops later (tN + latency * T; a latency of 0 still takes one
+// cycle). A response is taken from its slice's queue at the first L2 edge it is
+// visible if its SM's queue has room; the SM's receive port then serializes it
+// behind the packets already headed there (an output queue), and it is visible at
+// the SM latency later than the cycle its transfer starts. Each SM port moves
+// port_bytes_per_cycle in each direction: a read request is kPacketHeaderBytes, a
+// write, atomic or reduction request and every response carry their sectors too.
+// Unloaded, a packet's time through is exactly the latency; back to back, packet i
+// of one port starts floor(i * bytes / port_bytes_per_cycle) cycles after the first.
 // Arbitration is round robin over the sources, starting after the last one granted
-// (from source 0 at the start), so runs are deterministic; a blocked source blocks
-// only its own queue (head of line).
+// (from source 0 at the start), so runs are deterministic.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -66,11 +71,14 @@ class Interconnect final : public ClockedUnit {
   const AddressMap& map_;
   Ports ports_;
   Doorbell& inbox_;
-  std::vector<Picos> latency_ps_;       // sms x slices, from the routes
-  std::vector<ByteCredit> sm_send_;     // SM port, towards the slices
-  std::vector<ByteCredit> sm_receive_;  // SM port, from the slices
-  std::uint32_t request_start_ = 0;     // round-robin start over SMs
-  std::uint32_t response_start_ = 0;    // round-robin start over slices
+  std::vector<Picos> latency_ps_;    // sms x slices, from the routes
+  std::vector<ByteCredit> sm_send_;  // SM port, towards the slices
+  std::uint64_t port_bytes_per_cycle_;
+  // SM port, from the slices: when (in byte-times: cycle x port_bytes_per_cycle) the
+  // port is free for the next packet.
+  std::vector<std::uint64_t> sm_receive_next_;
+  std::uint32_t request_start_ = 0;   // round-robin start over SMs
+  std::uint32_t response_start_ = 0;  // round-robin start over slices
   Picos next_ps_ = kNever;
 
   std::uint64_t request_packets_ = 0;

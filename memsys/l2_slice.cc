@@ -34,20 +34,55 @@ L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock cloc
       fills_(fills),
       out_(out),
       channels_(channels),
+      my_channels_(map.channels_of_slice(index)),
+      outboxes_(my_channels_.size()),
+      // Reads: at most one per sector of each MSHR; as many writebacks again.
+      outbox_capacity_(std::size_t{config.mshr_entries()} *
+                           (config.line_bytes() / config.sector_bytes()) +
+                       config.mshr_entries()),
       inbox_(inbox) {}
+
+void L2Slice::send(DramRequest request, Picos now) {
+  const std::uint32_t slot = map_.channel_slot(index_, request.line);
+  Link<DramRequest>& link = *channels_[my_channels_[slot]];
+  if (outboxes_[slot].empty() && !link.full()) {
+    link.push(request, now, now + 1);
+    return;
+  }
+  outboxes_[slot].push_back(request);
+  ++outbox_requests_;
+}
+
+bool L2Slice::drain_outboxes(Picos now) {
+  if (outbox_requests_ == 0) return false;
+  bool progress = false;
+  for (std::size_t slot = 0; slot < outboxes_.size(); ++slot) {
+    Link<DramRequest>& link = *channels_[my_channels_[slot]];
+    while (!outboxes_[slot].empty() && !link.full()) {
+      DramRequest request = outboxes_[slot].pop_front();
+      request.sent_ps = now;  // DRAM latency counts from reaching the channel's queue
+      link.push(request, now, now + 1);
+      --outbox_requests_;
+      progress = true;
+    }
+  }
+  return progress;
+}
 
 std::uint64_t L2Slice::data_bytes(std::uint32_t mask) const {
   return std::uint64_t{sector_bytes_} * count(mask);
 }
 
 bool L2Slice::busy() const {
-  return !in_.empty() || !fills_.empty() || !pipeline_.empty() || mshrs_.in_use() > 0;
+  return !in_.empty() || !fills_.empty() || !pipeline_.empty() || mshrs_.in_use() > 0 ||
+         outbox_requests_ > 0;
 }
 
 bool L2Slice::tick(std::uint64_t cycle, Picos now) {
   bandwidth_.refill(cycle);
-  bool progress = false;
-  // Back to front: fills free MSHRs before new requests look for one.
+  // Back to front: requests waiting for DRAM queues first, then fills (they free
+  // MSHRs) before new requests look for one.
+  bool progress = drain_outboxes(now);
   fill_block_ = Block::kNone;
   while (fills_.ready(now)) {
     if (!bandwidth_.available()) {
@@ -80,7 +115,7 @@ bool L2Slice::tick(std::uint64_t cycle, Picos now) {
     progress = true;
   }
 
-  Picos next = kNever;
+  Picos next = outbox_requests_ > 0 ? now + clock_.period_ps : kNever;
   if (!pipeline_.empty()) next = out_blocked ? now + clock_.period_ps : pipeline_.front_ready_ps();
   if (!fills_.empty()) {
     Picos ready = fills_.front_ready_ps();
@@ -110,21 +145,20 @@ Picos L2Slice::wait_time(Block block, Picos now) const {
 
 bool L2Slice::can_allocate(std::uint64_t line) const {
   const SectorCache::Victim victim = cache_.victim_for(line);
-  return !victim.present || victim.dirty == 0 || !channel_for(victim.line).full();
+  return !victim.present || victim.dirty == 0 || can_send(victim.line);
 }
 
 SectorCache::Line& L2Slice::allocate(std::uint64_t line, Picos now) {
   SectorCache::Victim victim;
   SectorCache::Line& l = cache_.allocate(line, &victim);
   if (victim.present && victim.dirty != 0) {
-    channel_for(victim.line)
-        .push(DramRequest{.line = victim.line,
-                          .sent_ps = now,
-                          .sector_mask = victim.dirty,
-                          .tag = 0,
-                          .slice = static_cast<std::uint16_t>(index_),
-                          .write = true},
-              now, now + 1);
+    send(DramRequest{.line = victim.line,
+                     .sent_ps = now,
+                     .sector_mask = victim.dirty,
+                     .tag = 0,
+                     .slice = static_cast<std::uint16_t>(index_),
+                     .write = true},
+         now);
     stats_.writebacks += count(victim.dirty);
   }
   return l;
@@ -161,18 +195,17 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
   if (entry == MshrTable<Waiter>::kNone && mshrs_.full()) return Block::kMshr;
   const std::uint32_t fetch =
       missing & ~(entry != MshrTable<Waiter>::kNone ? mshrs_[entry].outstanding : 0);
-  if (fetch != 0 && channel_for(request.line).full()) return Block::kDram;
+  if (fetch != 0 && !can_send(request.line)) return Block::kDram;
 
   if (entry == MshrTable<Waiter>::kNone) entry = mshrs_.allocate(request.line, now);
   if (fetch != 0) {
-    channel_for(request.line)
-        .push(DramRequest{.line = request.line,
-                          .sent_ps = now,
-                          .sector_mask = fetch,
-                          .tag = entry,
-                          .slice = static_cast<std::uint16_t>(index_),
-                          .write = false},
-              now, now + 1);
+    send(DramRequest{.line = request.line,
+                     .sent_ps = now,
+                     .sector_mask = fetch,
+                     .tag = entry,
+                     .slice = static_cast<std::uint16_t>(index_),
+                     .write = false},
+         now);
     mshrs_[entry].outstanding |= fetch;
   }
   mshrs_[entry].waiters.push_back(waiter);
@@ -248,9 +281,11 @@ std::string L2Slice::describe_state() const {
   }
   const std::string head =
       in_.empty() ? "" : fmt::format(" (head ready at {} ps)", in_.front_ready_ps());
-  return fmt::format("requests {}/{}{}, fills {}/{}, pipeline {}, mshr {}/{}, oldest miss: {}",
-                     in_.size(), in_.capacity(), head, fills_.size(), fills_.capacity(),
-                     pipeline_.size(), mshrs_.in_use(), mshrs_.capacity(), oldest);
+  return fmt::format(
+      "requests {}/{}{}, fills {}/{}, pipeline {}, mshr {}/{}, waiting for DRAM queues {}, oldest "
+      "miss: {}",
+      in_.size(), in_.capacity(), head, fills_.size(), fills_.capacity(), pipeline_.size(),
+      mshrs_.in_use(), mshrs_.capacity(), outbox_requests_, oldest);
 }
 
 void L2Slice::report(StatSink& sink) const {

@@ -15,10 +15,14 @@
 // no DRAM read is made for a write). Evicted dirty sectors are written back.
 // Bandwidth: slice_bytes_per_cycle bounds the data the slice reads out for responses
 // and takes in for writes and atomics (a byte credit); fills and writebacks are not
-// charged. A request blocked on full MSHRs or a full DRAM queue waits at the head.
+// charged. A request blocked on full MSHRs waits at the head. Requests for DRAM wait
+// in a small outbox per channel of the slice (bounded by what the MSHRs and
+// writebacks can produce) until that channel's queue has room, so one full channel
+// never blocks misses to the slice's other channels.
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "configs/sassim_config.pb.h"
 #include "memsys/address_map.h"
@@ -27,6 +31,7 @@
 #include "memsys/link.h"
 #include "memsys/mem_packet.h"
 #include "memsys/mshr_table.h"
+#include "memsys/ring_buffer.h"
 #include "memsys/sector_cache.h"
 #include "memsys/unit.h"
 
@@ -76,9 +81,12 @@ class L2Slice final : public ClockedUnit {
   bool can_allocate(std::uint64_t line) const;
   SectorCache::Line& allocate(std::uint64_t line, Picos now);
   void complete(const Waiter& waiter, std::uint64_t line, SectorCache::Line* cached, Picos now);
-  Link<DramRequest>& channel_for(std::uint64_t line) const {
-    return *channels_[map_.channel_of(index_, line)];
+  // DRAM requests go out through per-channel outboxes.
+  bool can_send(std::uint64_t line) const {
+    return outboxes_[map_.channel_slot(index_, line)].size() < outbox_capacity_;
   }
+  void send(DramRequest request, Picos now);
+  bool drain_outboxes(Picos now);
   std::uint64_t data_bytes(std::uint32_t mask) const;
   Picos wait_time(Block block, Picos now) const;
 
@@ -96,6 +104,10 @@ class L2Slice final : public ClockedUnit {
   Link<DramResponse>& fills_;
   Link<MemResponse>& out_;
   std::span<Link<DramRequest>* const> channels_;
+  std::span<const std::uint32_t> my_channels_;     // this slice's channels, by slot
+  std::vector<RingBuffer<DramRequest>> outboxes_;  // by slot
+  std::size_t outbox_capacity_;
+  std::size_t outbox_requests_ = 0;
   Doorbell& inbox_;
   Picos next_ps_ = kNever;
   Block request_block_ = Block::kNone;

@@ -28,12 +28,23 @@ TEST(AddressMap, XorFoldsHigherFieldsIntoTheSlice) {
 }
 
 TEST(AddressMap, XorIsAPermutationWithinEachGroupOfSlices) {
-  AddressMap map(8, 8, "xor");
-  for (std::uint64_t group = 0; group < 64; ++group) {
-    std::set<std::uint32_t> slices;
-    for (std::uint64_t r = 0; r < 8; ++r) slices.insert(map.slice_of(group * 8 + r));
-    EXPECT_EQ(slices.size(), 8u) << group;
+  for (std::uint32_t count : {8u, 12u, 80u, 96u, 160u}) {
+    AddressMap map(count, 1, "xor");
+    for (std::uint64_t group = 0; group < 300; ++group) {
+      std::set<std::uint32_t> slices;
+      for (std::uint64_t r = 0; r < count; ++r) slices.insert(map.slice_of(group * count + r));
+      EXPECT_EQ(slices.size(), count) << count << " slices, group " << group;
+    }
   }
+}
+
+TEST(AddressMap, XorWithOddCountsRotatesGroups) {
+  AddressMap map(12, 1, "xor");  // b = 4 bits; group q = 0x35 folds to 5 ^ 3 = 6
+  EXPECT_EQ(map.slice_of(0x35 * 12 + 7), (7u + 6u) % 12);
+  // Lines 12 apart (same place, consecutive groups) land on different slices.
+  std::set<std::uint32_t> slices;
+  for (std::uint64_t q = 0; q < 12; ++q) slices.insert(map.slice_of(q * 12));
+  EXPECT_GT(slices.size(), 6u);
 }
 
 TEST(AddressMap, FewerChannelsThanSlicesShareChannels) {

@@ -16,6 +16,9 @@ using testing::strided;
 struct Measured {
   double bytes_per_second = 0;
   double peak = 0;
+  // A channel counts a request's bytes when it starts it, so a window can hold up to
+  // one line per channel more than the peak allows: the measurement's upper bound.
+  double upper_bound = 0;
 };
 
 // Every SM streams its own region, 512 contiguous bytes (16 per thread) per warp
@@ -45,8 +48,10 @@ Measured stream(const config::GpuConfig& c, std::uint32_t warps_per_sm) {
   const double b1 = dram_bytes();
   rig.run();
   EXPECT_EQ(dram_bytes(), static_cast<double>(total) * 512) << "every byte is read once";
-  return Measured{(b1 - b0) / (static_cast<double>(t1 - t0) * 1e-12),
-                  config::dram_peak_bytes_per_second(c)};
+  const double seconds = static_cast<double>(t1 - t0) * 1e-12;
+  const double peak = config::dram_peak_bytes_per_second(c);
+  const double slack = static_cast<double>(c.dram().channels()) * c.l2().line_bytes() / seconds;
+  return Measured{(b1 - b0) / seconds, peak, peak + slack};
 }
 
 TEST(Bandwidth, StreamingReachesTheConfiguredDramPeak) {
@@ -59,7 +64,7 @@ TEST(Bandwidth, StreamingReachesTheConfiguredDramPeak) {
               m.bytes_per_second / 1e9, m.peak / 1e9, 100 * m.bytes_per_second / m.peak);
   EXPECT_NEAR(m.peak, 32e9, 1);  // 2 channels x 64 bits / 8 x 2000 MT/s
   EXPECT_GT(m.bytes_per_second, 0.99 * m.peak);
-  EXPECT_LE(m.bytes_per_second, 1.0001 * m.peak);
+  EXPECT_LE(m.bytes_per_second, m.upper_bound);
 }
 
 TEST(Bandwidth, A100PresetStreamsNearItsPeak) {
@@ -67,8 +72,8 @@ TEST(Bandwidth, A100PresetStreamsNearItsPeak) {
   const Measured m = stream(c, 128);
   std::printf("a100 preset: measured %.1f GB/s, peak %.1f GB/s (%.2f%%)\n",
               m.bytes_per_second / 1e9, m.peak / 1e9, 100 * m.bytes_per_second / m.peak);
-  EXPECT_GT(m.bytes_per_second, 0.85 * m.peak);
-  EXPECT_LE(m.bytes_per_second, 1.0001 * m.peak);
+  EXPECT_GT(m.bytes_per_second, 0.98 * m.peak);
+  EXPECT_LE(m.bytes_per_second, m.upper_bound);
 }
 
 }  // namespace

@@ -101,8 +101,8 @@ TEST(MemsysState, DumpShowsQueuesAndTheOldestRequest) {
             std::string::npos)
       << dump;
   EXPECT_NE(dump.find("gpu.l2.slice[0]:"), std::string::npos) << dump;
-  EXPECT_NE(dump.find("gpu.l2.slice[1]: requests 0/64, fills 1/65, pipeline 0, mshr 1/16, oldest "
-                      "miss: line 0x201"),
+  EXPECT_NE(dump.find("gpu.l2.slice[1]: requests 0/64, fills 1/65, pipeline 0, mshr 1/16, "
+                      "waiting for DRAM queues 0, oldest miss: line 0x201"),
             std::string::npos)
       << dump;
   EXPECT_EQ(dump.find("gpu.sm[1].l1"), std::string::npos) << "idle units are left out";

@@ -11,18 +11,20 @@
 namespace sassim::memsys {
 namespace {
 
-// Two SMs and one slice behind a crossbar with 10-cycle latency at 1 GHz.
+// Two SMs and one or more slices behind a crossbar with 10-cycle latency at 1 GHz.
 struct NocRig {
-  NocRig(std::size_t slice_queue, std::uint32_t port_bytes)
-      : map(1, 1, "linear"), routes(NocRoutes::crossbar(2, 1)) {
+  NocRig(std::size_t slice_queue, std::uint32_t port_bytes, std::uint32_t slices = 1)
+      : map(slices, 1, "linear"), routes(NocRoutes::crossbar(2, slices)) {
     config.set_latency_cycles(10);
     config.set_port_bytes_per_cycle(port_bytes);
     for (int i = 0; i < 2; ++i) {
       sm_requests.push_back(std::make_unique<Link<MemRequest>>(64, &bell));
       sm_responses.push_back(std::make_unique<Link<MemResponse>>(64, nullptr));
     }
-    slice_requests.push_back(std::make_unique<Link<MemRequest>>(slice_queue, nullptr));
-    slice_responses.push_back(std::make_unique<Link<MemResponse>>(64, &bell));
+    for (std::uint32_t j = 0; j < slices; ++j) {
+      slice_requests.push_back(std::make_unique<Link<MemRequest>>(slice_queue, nullptr));
+      slice_responses.push_back(std::make_unique<Link<MemResponse>>(64, &bell));
+    }
     for (auto& l : sm_requests) sm_request_ptrs.push_back(l.get());
     for (auto& l : sm_responses) sm_response_ptrs.push_back(l.get());
     for (auto& l : slice_requests) slice_request_ptrs.push_back(l.get());
@@ -103,6 +105,29 @@ TEST(Interconnect, ResponsesAreRoutedToTheirSm) {
   EXPECT_EQ(rig.sm_responses[1]->front().tag, 9u);
   EXPECT_EQ(rig.sm_responses[1]->front_ready_ps(), 11'000u);
   EXPECT_EQ(rig.noc->response_packets(), 1u);
+}
+
+TEST(Interconnect, ResponsesToOneSmSerializeWithoutBlockingOthers) {
+  // Two slices answer SM 0 in the same cycle and a third response, behind the second
+  // in its slice's queue, goes to SM 1: the SM 0 port takes 136-byte packets at 64 bytes
+  // per cycle, so the second starts floor(136 / 64) = 2 cycles after the first, while
+  // the response to SM 1 is not held back.
+  NocRig rig(64, 64, 2);
+  auto respond = [&](std::size_t slice, std::uint16_t sm, std::uint32_t tag) {
+    rig.slice_responses[slice]->push(
+        MemResponse{.line = 0, .sector_mask = 0xf, .tag = tag, .sm = sm, .kind = ReqKind::kRead}, 0,
+        1);
+  };
+  respond(0, 0, 1);
+  respond(1, 0, 2);
+  respond(1, 1, 3);
+  EXPECT_TRUE(rig.noc->tick(1, 1000));
+  ASSERT_EQ(rig.sm_responses[0]->size(), 2u);
+  EXPECT_EQ(rig.sm_responses[0]->front_ready_ps(), 11'000u);
+  rig.sm_responses[0]->pop();
+  EXPECT_EQ(rig.sm_responses[0]->front_ready_ps(), 13'000u);
+  ASSERT_EQ(rig.sm_responses[1]->size(), 1u);
+  EXPECT_EQ(rig.sm_responses[1]->front_ready_ps(), 11'000u);
 }
 
 }  // namespace
