@@ -28,11 +28,13 @@ class SmMemoryPort {
   // Takes a warp memory instruction; addresses are copied as needed.
   virtual void submit(const WarpMemAccess& access, Picos now) = 0;
   // Token of an access that completed by time now: loads and atomics when all their
-  // data is back; stores, reductions and async copies once accepted by the L1.
+  // data is back; async copies when their data is back and written to shared memory;
+  // stores and reductions once their last request entered the interconnect; shared
+  // memory accesses after their bank passes (see memsys/l1_unit.h for the timing).
   virtual std::optional<std::uint32_t> pop_completed(Picos now) = 0;
   // Earliest time pop_completed() can return something; kNever when nothing is pending.
   virtual Picos next_completion_ps() const = 0;
-  // Accesses accepted and not yet completed (including stores still draining).
+  // Accesses accepted whose tokens have not been popped yet.
   virtual std::uint32_t outstanding() const = 0;
 };
 
