@@ -22,6 +22,7 @@ SectorCache::SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativi
   sets_ = capacity_bytes / set_bytes;
   ways_ = associativity;
   lines_.resize(sets_ * ways_);
+  tags_.resize(sets_ * ways_, 0);
 }
 
 SectorCache::Line* SectorCache::find(std::uint64_t line) {
@@ -31,9 +32,9 @@ SectorCache::Line* SectorCache::find(std::uint64_t line) {
 const SectorCache::Line* SectorCache::find(std::uint64_t line) const {
   if (sets_ == 0) return nullptr;
   const std::size_t base = set_of(line) * ways_;
+  const std::uint64_t tag = line + 1;
   for (std::size_t w = 0; w < ways_; ++w) {
-    const Line& l = lines_[base + w];
-    if (l.present && l.line == line) return &l;
+    if (tags_[base + w] == tag) return &lines_[base + w];
   }
   return nullptr;
 }
@@ -57,9 +58,11 @@ SectorCache::Victim SectorCache::victim_for(std::uint64_t line) const {
 
 SectorCache::Line& SectorCache::allocate(std::uint64_t line, Victim* evicted) {
   assert(sets_ > 0 && find(line) == nullptr);
-  Line& l = lines_[victim_index(set_of(line))];
+  const std::size_t index = victim_index(set_of(line));
+  Line& l = lines_[index];
   if (evicted != nullptr) *evicted = l.present ? Victim{true, l.line, l.dirty} : Victim{};
   l = Line{line, ++use_clock_, 0, 0, true};
+  tags_[index] = line + 1;
   return l;
 }
 

@@ -55,7 +55,8 @@ class SectorCache {
   std::uint32_t ways_ = 0;
   std::uint32_t set_divisor_ = 1;
   std::uint64_t use_clock_ = 0;
-  std::vector<Line> lines_;  // sets_ x ways_
+  std::vector<Line> lines_;          // sets_ x ways_
+  std::vector<std::uint64_t> tags_;  // line + 1 of each way (0: empty), scanned by find()
 };
 
 }  // namespace sassim::memsys
