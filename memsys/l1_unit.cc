@@ -33,6 +33,7 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
              "l1 data cache (l1.unified_size_bytes - l1.shared_memory_bytes)"),
       mshrs_(config.mshr_entries()),
       data_path_(config.data_bytes_per_cycle()),
+      cache_global_loads_(config.cache_global_loads()),
       lsu_(config.lsu_queue_entries()),
       to_noc_(to_noc),
       from_noc_(from_noc),
@@ -65,6 +66,8 @@ void L1Unit::submit(const WarpMemAccess& access, Picos now) {
   slot.active_mask = access.active_mask;
   slot.addresses.assign(access.addresses.begin(), access.addresses.end());
   slot.store_kind = access.kind == isa::MemKind::kReduction ? ReqKind::kReduction : ReqKind::kWrite;
+  // Local memory is always cached in L1; global data only where the GPU caches it there.
+  slot.cacheable = cache_global_loads_ || access.space == isa::MemSpace::kLocal;
   if (access.space == isa::MemSpace::kShared) {
     slot.path = Path::kShared;
   } else if (access.kind == isa::MemKind::kStore || access.kind == isa::MemKind::kReduction) {
@@ -231,7 +234,8 @@ L1Unit::Block L1Unit::advance(std::uint32_t index, Picos now, std::uint32_t& loo
 }
 
 L1Unit::Block L1Unit::issue_load_line(std::uint32_t index, const LineAccess& line, Picos now) {
-  SectorCache::Line* cached = cache_.find(line.line);
+  Slot& slot = slots_[index];
+  SectorCache::Line* cached = slot.cacheable ? cache_.find(line.line) : nullptr;
   const std::uint32_t valid = cached != nullptr ? cached->valid : 0;
   const std::uint32_t hit = line.sector_mask & valid;
   const std::uint32_t miss = line.sector_mask & ~valid;
@@ -245,7 +249,6 @@ L1Unit::Block L1Unit::issue_load_line(std::uint32_t index, const LineAccess& lin
     if (send != 0 && to_noc_.full()) return Block::kInterconnect;
   }
 
-  Slot& slot = slots_[index];
   stats_.sector_accesses += count(line.sector_mask);
   stats_.sector_hits += count(hit);
   stats_.sector_misses += count(miss);
@@ -256,7 +259,11 @@ L1Unit::Block L1Unit::issue_load_line(std::uint32_t index, const LineAccess& lin
     slot.ready_ps = std::max(slot.ready_ps, now + cycles(hit_latency_cycles_ - 1 + extra));
   }
   if (miss != 0) {
-    if (entry == MshrTable<Waiter>::kNone) entry = mshrs_.allocate(line.line, now);
+    if (entry == MshrTable<Waiter>::kNone) {
+      entry = mshrs_.allocate(line.line, now);
+      mshrs_[entry].fill_allocates = false;
+    }
+    mshrs_[entry].fill_allocates |= slot.cacheable;
     mshrs_[entry].waiters.push_back(Waiter{index, miss});
     slot.pending += count(miss);
     if (send != 0) {
@@ -298,7 +305,7 @@ void L1Unit::take_response(const MemResponse& response, Picos data_ready) {
     finish_if_done(response.tag);
     return;
   }
-  if (cache_.enabled()) {
+  if (cache_.enabled() && mshrs_[response.tag].fill_allocates) {
     SectorCache::Line* cached = cache_.find(response.line);
     if (cached == nullptr) cached = &cache_.allocate(response.line, nullptr);
     cached->valid |= response.sector_mask;

@@ -98,6 +98,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
     Path path = Path::kLoad;
     ReqKind store_kind = ReqKind::kWrite;
     bool async_copy = false;
+    bool cacheable = true;  // false: a global load while l1.cache_global_loads is off
     std::uint8_t bytes_per_thread = 4;
     std::uint32_t active_mask = 0;
     std::vector<std::uint64_t> addresses;
@@ -148,6 +149,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   SectorCache cache_;
   MshrTable<Waiter> mshrs_;
   ByteCredit data_path_;
+  bool cache_global_loads_;
   TimedQueue<std::uint32_t> lsu_;  // slot indices
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;

@@ -18,6 +18,7 @@ class MshrTable {
     std::uint64_t allocated_ps = 0;
     std::uint32_t active_slot = 0;  // position in active()
     bool in_use = false;
+    bool fill_allocates = true;  // the returning line is installed in the cache
     std::vector<Waiter> waiters;
   };
   static constexpr std::uint32_t kNone = ~0u;

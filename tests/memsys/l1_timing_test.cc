@@ -27,6 +27,24 @@ TEST(L1Timing, HitCompletesExactlyAtHitLatency) {
   EXPECT_EQ(stats.get("gpu.sm[0].l1.sector_misses"), 4);
 }
 
+TEST(L1Timing, GlobalLoadsBypassTheL1WhenTheGpuDoesNotCacheThem) {
+  config::GpuConfig c = small_config();
+  c.mutable_l1()->set_cache_global_loads(false);
+  Rig rig(c);
+  testing::MockSm& sm = rig.sm(0);
+  sm.load(0, 1, strided(0x10000, 4));
+  rig.run();
+  sm.load(rig.now(), 2, strided(0x10000, 4));
+  rig.run();
+  EXPECT_GT(sm.latency(2), 20 * kCycle);  // the second load goes to L2 again
+  const auto stats = rig.stats();
+  EXPECT_EQ(stats.get("gpu.sm[0].l1.sector_hits"), 0);
+  EXPECT_EQ(stats.get("gpu.sm[0].l1.sector_misses"), 8);
+  EXPECT_EQ(stats.get("gpu.l2.slice[0].sector_accesses") + stats.get("gpu.l2.slice[1].sector_accesses") +
+                stats.get("gpu.l2.slice[2].sector_accesses") + stats.get("gpu.l2.slice[3].sector_accesses"),
+            8);
+}
+
 TEST(L1Timing, HitIsNotVisibleOneCycleEarly) {
   Rig rig(small_config());
   rig.sm(1).load(0, 1, strided(0x10000, 4));
