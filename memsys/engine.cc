@@ -15,7 +15,9 @@ Engine::Engine(Clock core, Clock l2, Clock dram, std::uint64_t deadlock_core_cyc
   domains_[index(ClockDomain::kDram)].clock = dram;
 }
 
-void Engine::add(ClockDomain domain, ClockedUnit* unit) { domains_[index(domain)].units.push_back(unit); }
+void Engine::add(ClockDomain domain, ClockedUnit* unit) {
+  domains_[index(domain)].units.push_back(unit);
+}
 
 Picos Engine::next_step_time() const {
   Picos best = kNever;

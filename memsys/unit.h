@@ -20,9 +20,7 @@ struct Clock {
   Picos edge(std::uint64_t cycle) const { return cycle * period_ps; }
   // First cycle whose edge is at or after t.
   std::uint64_t cycle_at_or_after(Picos t) const { return (t + period_ps - 1) / period_ps; }
-  static Clock from_mhz(double mhz) {
-    return Clock{static_cast<Picos>(1'000'000.0 / mhz + 0.5)};
-  }
+  static Clock from_mhz(double mhz) { return Clock{static_cast<Picos>(1'000'000.0 / mhz + 0.5)}; }
 };
 
 // Receives counters by hierarchical name ("gpu.sm[3].l1.hits").

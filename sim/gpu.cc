@@ -29,8 +29,9 @@ CtaResources cta_resources(const traces::KernelInfo& info, const config::GpuConf
 
 void check_fits(const traces::KernelInfo& info, const CtaResources& r, const config::GpuConfig& c) {
   auto fail = [&](std::string_view what, std::uint64_t need, std::uint64_t have) {
-    throw Error(fmt::format("{}: kernel {} ({}) cannot run on {}: one CTA needs {} {} but an SM has {}",
-                            info.source, info.id, info.name, c.name(), need, what, have));
+    throw Error(
+        fmt::format("{}: kernel {} ({}) cannot run on {}: one CTA needs {} {} but an SM has {}",
+                    info.source, info.id, info.name, c.name(), need, what, have));
   };
   if (r.threads > c.sm().max_threads()) fail("threads", r.threads, c.sm().max_threads());
   if (r.warps > c.sm().max_warps()) fail("warps", r.warps, c.sm().max_warps());
@@ -44,8 +45,9 @@ void check_fits(const traces::KernelInfo& info, const CtaResources& r, const con
 
 Gpu::Gpu(const config::GpuConfig& config)
     : config_(config),
-      engine_(Clock::from_mhz(config.clocks().core_mhz()), Clock::from_mhz(config.clocks().l2_mhz()),
-              Clock::from_mhz(config::dram_clock_mhz(config)), config.simulation().deadlock_cycles()),
+      engine_(
+          Clock::from_mhz(config.clocks().core_mhz()), Clock::from_mhz(config.clocks().l2_mhz()),
+          Clock::from_mhz(config::dram_clock_mhz(config)), config.simulation().deadlock_cycles()),
       memory_(memsys::make_memory_system(config)) {
   const Clock core = engine_.clock(ClockDomain::kCore);
   for (auto& [domain, unit] : memory_->units()) {
@@ -106,7 +108,8 @@ KernelResult Gpu::run_kernel(traces::KernelTrace& kernel) {
 
   if (kernels_done_ > 0) {
     const Clock core = engine_.clock(ClockDomain::kCore);
-    engine_.advance_to(engine_.now() + core.edge(config_.simulation().kernel_launch_latency_cycles()));
+    engine_.advance_to(engine_.now() +
+                       core.edge(config_.simulation().kernel_launch_latency_cycles()));
   }
   const StatsSnapshot before = snapshot();
   const std::uint64_t start_cycle = core_cycle();
@@ -130,12 +133,14 @@ KernelResult Gpu::run_kernel(traces::KernelTrace& kernel) {
   const double l1_accesses = r.stats.sum("gpu.sm[", ".l1.sector_accesses");
   const double l2_accesses = r.stats.sum("gpu.l2.slice[", ".sector_accesses");
   r.l1_hit_rate = l1_accesses == 0 ? 0.0 : r.stats.sum("gpu.sm[", ".l1.sector_hits") / l1_accesses;
-  r.l2_hit_rate = l2_accesses == 0 ? 0.0 : r.stats.sum("gpu.l2.slice[", ".sector_hits") / l2_accesses;
+  r.l2_hit_rate =
+      l2_accesses == 0 ? 0.0 : r.stats.sum("gpu.l2.slice[", ".sector_hits") / l2_accesses;
   r.dram_bytes = r.stats.sum("gpu.dram.channel[", ".read_bytes") +
                  r.stats.sum("gpu.dram.channel[", ".write_bytes");
   const double seconds = static_cast<double>(r.cycles) / (config_.clocks().core_mhz() * 1e6);
   r.dram_gbps = seconds == 0 ? 0.0 : r.dram_bytes / seconds / 1e9;
-  r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+  r.host_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
   ++kernels_done_;
   return r;
 }

@@ -33,7 +33,8 @@ H5::CompType kernel_row_type() {
   t.insertMember("block_z", HOFFSET(KernelRow, block_z), H5::PredType::NATIVE_UINT32);
   t.insertMember("start_cycle", HOFFSET(KernelRow, start_cycle), H5::PredType::NATIVE_UINT64);
   t.insertMember("cycles", HOFFSET(KernelRow, cycles), H5::PredType::NATIVE_UINT64);
-  t.insertMember("warp_instructions", HOFFSET(KernelRow, warp_instructions), H5::PredType::NATIVE_UINT64);
+  t.insertMember("warp_instructions", HOFFSET(KernelRow, warp_instructions),
+                 H5::PredType::NATIVE_UINT64);
   t.insertMember("ipc", HOFFSET(KernelRow, ipc), H5::PredType::NATIVE_DOUBLE);
   t.insertMember("l1_hit_rate", HOFFSET(KernelRow, l1_hit_rate), H5::PredType::NATIVE_DOUBLE);
   t.insertMember("l2_hit_rate", HOFFSET(KernelRow, l2_hit_rate), H5::PredType::NATIVE_DOUBLE);
@@ -71,7 +72,8 @@ void write_matrix(H5::Group& group, const std::string& name, const std::vector<d
   if (!values.empty()) ds.write(values.data(), H5::PredType::NATIVE_DOUBLE);
 }
 
-void write_stats(H5::H5File& file, const std::vector<KernelResult>& results, std::uint32_t num_sms) {
+void write_stats(H5::H5File& file, const std::vector<KernelResult>& results,
+                 std::uint32_t num_sms) {
   std::set<std::string> names;
   for (const KernelResult& r : results) {
     for (const auto& [name, value] : r.stats.values()) names.insert(name);

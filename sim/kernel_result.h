@@ -10,16 +10,16 @@ namespace sassim::sim {
 
 struct KernelResult {
   traces::KernelInfo info;
-  std::uint64_t start_cycle = 0;   // core cycle at which the kernel started
-  std::uint64_t cycles = 0;        // core cycles from start to the last CTA retiring and memory drained
-  std::uint64_t warp_insts = 0;    // warp instructions issued
-  double ipc = 0;                  // warp instructions per core cycle, whole GPU
-  double l1_hit_rate = 0;          // L1 sector hits / sector accesses (0 when none)
-  double l2_hit_rate = 0;          // L2 sector hits / sector accesses (0 when none)
-  double dram_bytes = 0;           // bytes read and written at the DRAM channels
-  double dram_gbps = 0;            // dram_bytes over the kernel's simulated time, GB/s
-  double host_seconds = 0;         // wall time spent simulating the kernel
-  StatsSnapshot stats;             // every counter's change during the kernel
+  std::uint64_t start_cycle = 0;  // core cycle at which the kernel started
+  std::uint64_t cycles = 0;  // core cycles from start to the last CTA retiring and memory drained
+  std::uint64_t warp_insts = 0;  // warp instructions issued
+  double ipc = 0;                // warp instructions per core cycle, whole GPU
+  double l1_hit_rate = 0;        // L1 sector hits / sector accesses (0 when none)
+  double l2_hit_rate = 0;        // L2 sector hits / sector accesses (0 when none)
+  double dram_bytes = 0;         // bytes read and written at the DRAM channels
+  double dram_gbps = 0;          // dram_bytes over the kernel's simulated time, GB/s
+  double host_seconds = 0;       // wall time spent simulating the kernel
+  StatsSnapshot stats;           // every counter's change during the kernel
 };
 
 }  // namespace sassim::sim

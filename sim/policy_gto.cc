@@ -26,6 +26,8 @@ class GtoPolicy final : public SchedulerPolicy {
 
 }  // namespace
 
-std::unique_ptr<SchedulerPolicy> make_gto_policy() { return std::make_unique<GtoPolicy>(); }
+std::unique_ptr<SchedulerPolicy> make_gto_policy() {
+  return std::make_unique<GtoPolicy>();
+}
 
 }  // namespace sassim::sim

@@ -21,6 +21,8 @@ class LrrPolicy final : public SchedulerPolicy {
 
 }  // namespace
 
-std::unique_ptr<SchedulerPolicy> make_lrr_policy() { return std::make_unique<LrrPolicy>(); }
+std::unique_ptr<SchedulerPolicy> make_lrr_policy() {
+  return std::make_unique<LrrPolicy>();
+}
 
 }  // namespace sassim::sim

@@ -19,15 +19,18 @@ std::string rate(double hits, double accesses) {
 }  // namespace
 
 void print_summary(std::FILE* out, const std::vector<KernelResult>& results) {
-  fmt::print(out, "{:>4}  {:<36} {:>12} {:>12} {:>7} {:>7} {:>7} {:>11} {:>9} {:>11}\n", "id", "kernel",
-             "cycles", "warp insts", "IPC", "L1 hit", "L2 hit", "DRAM bytes", "DRAM GB/s", "sim inst/s");
+  fmt::print(out, "{:>4}  {:<36} {:>12} {:>12} {:>7} {:>7} {:>7} {:>11} {:>9} {:>11}\n", "id",
+             "kernel", "cycles", "warp insts", "IPC", "L1 hit", "L2 hit", "DRAM bytes", "DRAM GB/s",
+             "sim inst/s");
   std::uint64_t cycles = 0, insts = 0;
   double l1_hits = 0, l1_acc = 0, l2_hits = 0, l2_acc = 0, dram = 0, host = 0;
   for (const KernelResult& r : results) {
     const double r_l1_acc = r.stats.sum("gpu.sm[", ".l1.sector_accesses");
     const double r_l2_acc = r.stats.sum("gpu.l2.slice[", ".sector_accesses");
-    const double speed = r.host_seconds > 0 ? static_cast<double>(r.warp_insts) / r.host_seconds : 0.0;
-    fmt::print(out, "{:>4}  {:<36} {:>12} {:>12} {:>7.3f} {:>7} {:>7} {:>11.0f} {:>9.1f} {:>11.0f}\n",
+    const double speed =
+        r.host_seconds > 0 ? static_cast<double>(r.warp_insts) / r.host_seconds : 0.0;
+    fmt::print(out,
+               "{:>4}  {:<36} {:>12} {:>12} {:>7.3f} {:>7} {:>7} {:>11.0f} {:>9.1f} {:>11.0f}\n",
                r.info.id, short_name(r.info.name), r.cycles, r.warp_insts, r.ipc,
                rate(r.l1_hit_rate * r_l1_acc, r_l1_acc), rate(r.l2_hit_rate * r_l2_acc, r_l2_acc),
                r.dram_bytes, r.dram_gbps, speed);
@@ -41,13 +44,15 @@ void print_summary(std::FILE* out, const std::vector<KernelResult>& results) {
     host += r.host_seconds;
   }
   const double ipc = cycles == 0 ? 0.0 : static_cast<double>(insts) / static_cast<double>(cycles);
-  fmt::print(out, "{:>4}  {:<36} {:>12} {:>12} {:>7.3f} {:>7} {:>7} {:>11.0f} {:>9} {:>11.0f}\n", "",
-             fmt::format("total ({} kernels)", results.size()), cycles, insts, ipc,
+  fmt::print(out, "{:>4}  {:<36} {:>12} {:>12} {:>7.3f} {:>7} {:>7} {:>11.0f} {:>9} {:>11.0f}\n",
+             "", fmt::format("total ({} kernels)", results.size()), cycles, insts, ipc,
              rate(l1_hits, l1_acc), rate(l2_hits, l2_acc), dram, "",
              host > 0 ? static_cast<double>(insts) / host : 0.0);
-  fmt::print(out, "simulated {} warp instructions in {:.3f} s ({:.0f} warp instructions/s, {:.0f} cycles/s)\n",
-             insts, host, host > 0 ? static_cast<double>(insts) / host : 0.0,
-             host > 0 ? static_cast<double>(cycles) / host : 0.0);
+  fmt::print(
+      out,
+      "simulated {} warp instructions in {:.3f} s ({:.0f} warp instructions/s, {:.0f} cycles/s)\n",
+      insts, host, host > 0 ? static_cast<double>(insts) / host : 0.0,
+      host > 0 ? static_cast<double>(cycles) / host : 0.0);
 }
 
 }  // namespace sassim::sim

@@ -28,8 +28,8 @@ struct Sm::PendingAccess {
 
 struct Sm::SubCore {
   std::unique_ptr<SchedulerPolicy> policy;
-  std::vector<unsigned> slots;       // warp slots served by this sub-core, by local index
-  std::vector<std::uint64_t> ages;   // launch order of the warp in each local slot
+  std::vector<unsigned> slots;      // warp slots served by this sub-core, by local index
+  std::vector<std::uint64_t> ages;  // launch order of the warp in each local slot
   std::array<std::uint64_t, isa::kNumUnitClasses> unit_free{};  // next cycle each pipe accepts
 };
 
@@ -47,8 +47,9 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       barrier_latency_(config.sm().barrier_latency_cycles()) {
   const std::uint32_t sub_cores = config.sm().sub_cores();
   if ((max_warps_ + sub_cores - 1) / sub_cores > 64) {
-    throw Error(fmt::format("sm.max_warps = {} with sm.sub_cores = {}: at most 64 warps per sub-core",
-                            max_warps_, sub_cores));
+    throw Error(
+        fmt::format("sm.max_warps = {} with sm.sub_cores = {}: at most 64 warps per sub-core",
+                    max_warps_, sub_cores));
   }
   // Each sub-core's memory pipe holds latency / interval instructions in flight.
   const auto& mem = config.sm().units().memory();
@@ -59,7 +60,8 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
   sub_cores_.resize(sub_cores);
-  for (SubCore& sub : sub_cores_) sub.policy = make_scheduler_policy(config.sm().scheduler().policy());
+  for (SubCore& sub : sub_cores_)
+    sub.policy = make_scheduler_policy(config.sm().scheduler().policy());
   for (unsigned w = 0; w < max_warps_; ++w) {
     SubCore& sub = sub_cores_[w % sub_cores];
     sub.slots.push_back(w);
@@ -72,7 +74,8 @@ Sm::~Sm() = default;
 bool Sm::can_accept(const CtaResources& cta) const {
   return resident_ctas_ < max_ctas_ && used_warps_ + cta.warps <= max_warps_ &&
          used_threads_ + cta.threads <= max_threads_ &&
-         used_registers_ + cta.registers <= registers_ && used_shared_ + cta.shared_bytes <= shared_bytes_;
+         used_registers_ + cta.registers <= registers_ &&
+         used_shared_ + cta.shared_bytes <= shared_bytes_;
 }
 
 void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle) {
@@ -184,7 +187,8 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     const std::uint64_t done = cycle + timing.latency(si.op);
     for (std::uint8_t d = 0; d < si.num_dst; ++d) {
       const isa::RegRange& r = si.dst[d];
-      for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k) w.reg_ready[r.first + k] = done;
+      for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k)
+        w.reg_ready[r.first + k] = done;
     }
   }
 
@@ -252,7 +256,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   access.token = token;
   access.space = space;
   access.kind = si.op.mem;
-  access.bytes_per_thread = si.mem_width_bytes != 0 ? si.mem_width_bytes
+  access.bytes_per_thread = si.mem_width_bytes != 0   ? si.mem_width_bytes
                             : si.op.access_bytes != 0 ? si.op.access_bytes
                                                       : 4;
   access.active_mask = wi.active_mask;
@@ -353,7 +357,8 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
       if (w.state != WarpState::kRunning || w.ready_cycle == kNeverCycle) continue;
       const isa::WarpInst& wi = (*w.insts)[w.next];
       const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
-      std::uint64_t t = std::max(w.ready_cycle, sub.unit_free[static_cast<std::size_t>(si.op.unit)]);
+      std::uint64_t t =
+          std::max(w.ready_cycle, sub.unit_free[static_cast<std::size_t>(si.op.unit)]);
       best = std::min(best, std::max(t, after));
     }
   }
@@ -405,8 +410,9 @@ void Sm::report(StatSink& sink) const {
   sink.add(name_ + ".issue_cycles", static_cast<double>(counters_.issue_cycles));
   sink.add(name_ + ".barrier_waits", static_cast<double>(counters_.barrier_waits));
   for (std::size_t u = 0; u < isa::kNumUnitClasses; ++u) {
-    sink.add(fmt::format("{}.insts.{}", name_, isa::unit_class_name(static_cast<isa::UnitClass>(u))),
-             static_cast<double>(counters_.insts_by_unit[u]));
+    sink.add(
+        fmt::format("{}.insts.{}", name_, isa::unit_class_name(static_cast<isa::UnitClass>(u))),
+        static_cast<double>(counters_.insts_by_unit[u]));
   }
 }
 

@@ -21,8 +21,8 @@ namespace sassim::sim {
 struct SmCounters {
   std::uint64_t warp_insts = 0;
   std::uint64_t ctas = 0;
-  std::uint64_t busy_cycles = 0;  // cycles with at least one resident CTA
-  std::uint64_t issue_cycles = 0; // sub-core cycles that issued an instruction
+  std::uint64_t busy_cycles = 0;   // cycles with at least one resident CTA
+  std::uint64_t issue_cycles = 0;  // sub-core cycles that issued an instruction
   std::uint64_t barrier_waits = 0;
   std::array<std::uint64_t, isa::kNumUnitClasses> insts_by_unit{};
 };

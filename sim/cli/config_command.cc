@@ -19,8 +19,9 @@ void add_config_command(CLI::App& app) {
     std::vector<std::string> overrides;
   };
   auto show = std::make_shared<ShowOptions>();
-  CLI::App* show_cmd = cmd->add_subcommand("show", "Print the resolved config (base presets merged, "
-                                                   "overrides applied, validated)");
+  CLI::App* show_cmd = cmd->add_subcommand("show",
+                                           "Print the resolved config (base presets merged, "
+                                           "overrides applied, validated)");
   show_cmd->add_option("config", show->config, "preset name or config file")->required();
   show_cmd->add_option("-s,--set", show->overrides, "override a config field: PATH=VALUE")
       ->type_name("PATH=VALUE");

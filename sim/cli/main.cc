@@ -1,8 +1,8 @@
 // sassim: cycle-approximate simulation of NVIDIA GPUs from SASS traces.
 #include <cstdio>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "isa/error.h"
 #include "sim/cli/commands.h"

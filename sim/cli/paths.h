@@ -12,7 +12,8 @@ inline std::filesystem::path sassim_home() {
 
 // The real trace `sassim run` replays when given none: Rodinia BFS captured on a V100.
 inline std::filesystem::path default_trace() {
-  return sassim_home() / "traces/reference/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1";
+  return sassim_home() /
+         "traces/reference/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1";
 }
 
 }  // namespace sassim::cli

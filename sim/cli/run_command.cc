@@ -68,8 +68,9 @@ void run(const RunOptions& options) {
 void add_run_command(CLI::App& app) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "run", "Replay a trace on a GPU model and print per-kernel results (with no TRACE: a bundled "
-             "real V100 trace of Rodinia BFS)");
+      "run",
+      "Replay a trace on a GPU model and print per-kernel results (with no TRACE: a bundled "
+      "real V100 trace of Rodinia BFS)");
   cmd->add_option("trace", options->trace, "kernelslist.g, or a folder holding one");
   cmd->add_option("-c,--config", options->config,
                   "preset name (v100, a100, h100, h200, rtx2060, rtx3070, gtx1080, ...) or config "

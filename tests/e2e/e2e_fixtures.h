@@ -18,13 +18,22 @@ struct ReferenceTrace {
 
 inline const std::vector<ReferenceTrace>& reference_traces() {
   static const std::vector<ReferenceTrace> kTraces = {
-      {"gtx1080_vectoradd", "traces/reference/gtx1080-microgpusim/test-apps/vectoradd/traces/vectoradd-100-32-trace", "gtx1080"},
-      {"gtx1080_matrixmul", "traces/reference/gtx1080-microgpusim/test-apps/matrixmul/traces/matrixmul-32-32-trace", "gtx1080"},
-      {"turing_vecadd", "traces/reference/rtx-turing-vecadd-v1.2/util/tracer_nvbit/traces/GPU_0", "rtx2060"},
-      {"v100_bfs", "traces/reference/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1", "v100"},
-      {"a100_flashinfer_gemm", "traces/reference/a100-flashinfer/test-traces/flashinfer-gemm/traces", "a100"},
-      {"a100_flashinfer_prefill", "traces/reference/a100-flashinfer/test-traces/flashinfer-prefill/traces", "a100"},
-      {"a100_flashinfer_decode", "traces/reference/a100-flashinfer/test-traces/flashinfer-singledecode/traces", "a100"},
+      {"gtx1080_vectoradd",
+       "traces/reference/gtx1080-microgpusim/test-apps/vectoradd/traces/vectoradd-100-32-trace",
+       "gtx1080"},
+      {"gtx1080_matrixmul",
+       "traces/reference/gtx1080-microgpusim/test-apps/matrixmul/traces/matrixmul-32-32-trace",
+       "gtx1080"},
+      {"turing_vecadd", "traces/reference/rtx-turing-vecadd-v1.2/util/tracer_nvbit/traces/GPU_0",
+       "rtx2060"},
+      {"v100_bfs", "traces/reference/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1",
+       "v100"},
+      {"a100_flashinfer_gemm",
+       "traces/reference/a100-flashinfer/test-traces/flashinfer-gemm/traces", "a100"},
+      {"a100_flashinfer_prefill",
+       "traces/reference/a100-flashinfer/test-traces/flashinfer-prefill/traces", "a100"},
+      {"a100_flashinfer_decode",
+       "traces/reference/a100-flashinfer/test-traces/flashinfer-singledecode/traces", "a100"},
   };
   return kTraces;
 }

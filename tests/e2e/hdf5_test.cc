@@ -38,7 +38,8 @@ TEST(Hdf5Results, KernelsTableAndConfigReadBack) {
   type.insertMember("id", HOFFSET(Row, id), H5::PredType::NATIVE_UINT32);
   type.insertMember("name", HOFFSET(Row, name), str);
   type.insertMember("cycles", HOFFSET(Row, cycles), H5::PredType::NATIVE_UINT64);
-  type.insertMember("warp_instructions", HOFFSET(Row, warp_instructions), H5::PredType::NATIVE_UINT64);
+  type.insertMember("warp_instructions", HOFFSET(Row, warp_instructions),
+                    H5::PredType::NATIVE_UINT64);
   type.insertMember("ipc", HOFFSET(Row, ipc), H5::PredType::NATIVE_DOUBLE);
   std::vector<Row> rows(n);
   kernels.read(rows.data(), type);

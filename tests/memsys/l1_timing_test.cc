@@ -40,8 +40,10 @@ TEST(L1Timing, GlobalLoadsBypassTheL1WhenTheGpuDoesNotCacheThem) {
   const auto stats = rig.stats();
   EXPECT_EQ(stats.get("gpu.sm[0].l1.sector_hits"), 0);
   EXPECT_EQ(stats.get("gpu.sm[0].l1.sector_misses"), 8);
-  EXPECT_EQ(stats.get("gpu.l2.slice[0].sector_accesses") + stats.get("gpu.l2.slice[1].sector_accesses") +
-                stats.get("gpu.l2.slice[2].sector_accesses") + stats.get("gpu.l2.slice[3].sector_accesses"),
+  EXPECT_EQ(stats.get("gpu.l2.slice[0].sector_accesses") +
+                stats.get("gpu.l2.slice[1].sector_accesses") +
+                stats.get("gpu.l2.slice[2].sector_accesses") +
+                stats.get("gpu.l2.slice[3].sector_accesses"),
             8);
 }
 

@@ -57,9 +57,10 @@ Placement place(std::uint32_t num_sms, std::uint32_t max_ctas, std::uint32_t cta
   config::GpuConfig config = testing::small_config();
   config.mutable_sm()->set_max_ctas(max_ctas);
   config.mutable_sm()->set_max_warps(max_warps);
-  RepeatedCtaKernel kernel(ctas, {make_inst(0x0, isa::UnitClass::kIntAlu, {}, isa::RegRange{1, 1}),
-                                  make_inst(0x10, isa::UnitClass::kIntAlu, {1}, isa::RegRange{2, 1}),
-                                  make_inst(0x20, isa::UnitClass::kIntAlu, {2}, isa::RegRange{3, 1})});
+  RepeatedCtaKernel kernel(ctas,
+                           {make_inst(0x0, isa::UnitClass::kIntAlu, {}, isa::RegRange{1, 1}),
+                            make_inst(0x10, isa::UnitClass::kIntAlu, {1}, isa::RegRange{2, 1}),
+                            make_inst(0x20, isa::UnitClass::kIntAlu, {2}, isa::RegRange{3, 1})});
   ExecTiming timing(config.sm(), isa::Arch::kSm70);
   KernelContext context{&kernel.info(), &kernel.statics(), &timing, {32, 1, 32 * 32, 0}, 0, 0};
   Placement p;
@@ -99,7 +100,7 @@ TEST(CtaScheduler, HonoursTheCtaSlotLimitAndRefillsOnRetirement) {
     if (r.pc == 0) starts.push_back(r.cycle);
   }
   ASSERT_EQ(starts.size(), 6U);
-  EXPECT_EQ(starts[0], starts[1] - 1);  // one CTA per SM per cycle
+  EXPECT_EQ(starts[0], starts[1] - 1);   // one CTA per SM per cycle
   EXPECT_GT(starts[2], starts[0] + 12);  // third CTA waits for a retirement
   EXPECT_GT(starts[4], starts[2] + 12);
 }
@@ -113,8 +114,8 @@ TEST(CtaScheduler, WarpSlotLimitBoundsOccupancy) {
     if (r.pc == 0x20) ends.push_back(r.cycle);
   }
   ASSERT_EQ(starts.size(), 8U);
-  EXPECT_LT(starts[3], ends[0]);        // four resident together
-  EXPECT_GT(starts[4], ends[0]);        // not before a warp slot is free
+  EXPECT_LT(starts[3], ends[0]);  // four resident together
+  EXPECT_GT(starts[4], ends[0]);  // not before a warp slot is free
   EXPECT_EQ(p.sms[0]->counters().ctas, 8U);
 }
 

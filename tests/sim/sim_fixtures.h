@@ -46,7 +46,8 @@ inline config::GpuConfig small_config(std::uint32_t sub_cores = 1, const char* p
   return c;
 }
 
-inline isa::StaticInst make_inst(std::uint64_t pc, isa::UnitClass unit, std::vector<std::uint16_t> src,
+inline isa::StaticInst make_inst(std::uint64_t pc, isa::UnitClass unit,
+                                 std::vector<std::uint16_t> src,
                                  std::optional<isa::RegRange> dst = std::nullopt) {
   isa::StaticInst s;
   s.pc = pc;
@@ -114,7 +115,9 @@ class FixedLatencyPort final : public memsys::SmMemoryPort {
   Picos next_completion_ps() const override {
     return in_flight_.empty() ? kNever : in_flight_.front().first;
   }
-  std::uint32_t outstanding() const override { return static_cast<std::uint32_t>(in_flight_.size()); }
+  std::uint32_t outstanding() const override {
+    return static_cast<std::uint32_t>(in_flight_.size());
+  }
   std::uint64_t submitted = 0;
 
  private:
@@ -132,7 +135,8 @@ struct IssueRecord {
 
 class IssueRecorder final : public IssueObserver {
  public:
-  void issued(std::uint32_t /*sm*/, unsigned warp, std::uint64_t cycle, const isa::StaticInst& inst) override {
+  void issued(std::uint32_t /*sm*/, unsigned warp, std::uint64_t cycle,
+              const isa::StaticInst& inst) override {
     records.push_back({warp, cycle, inst.pc});
   }
   std::uint64_t cycle_of(std::uint64_t pc, unsigned warp = 0) const {

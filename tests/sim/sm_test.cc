@@ -27,7 +27,8 @@ class SmTest : public ::testing::Test {
   std::uint32_t add(const isa::StaticInst& inst) { return statics_.add(inst); }
 
   // Runs the warps (static indices) as one CTA on one SM until it retires.
-  void run(const std::vector<std::vector<std::uint32_t>>& warps, Picos memory_latency_cycles = 100) {
+  void run(const std::vector<std::vector<std::uint32_t>>& warps,
+           Picos memory_latency_cycles = 100) {
     info_.arch = isa::Arch::kSm70;
     info_.block = {static_cast<std::uint32_t>(32 * warps.size()), 1, 1};
     timing_ = std::make_unique<ExecTiming>(config_.sm(), info_.arch);
@@ -153,7 +154,8 @@ TEST_F(SmTest, CtaStaysResidentUntilItsStoresComplete) {
 TEST_F(SmTest, GreedyThenOldestStaysOnOneWarp) {
   std::vector<std::uint32_t> three;
   for (std::uint64_t i = 0; i < 3; ++i) {
-    three.push_back(add(make_inst(0x10 * i, UnitClass::kIntAlu, {}, isa::RegRange{static_cast<std::uint16_t>(10 + i), 1})));
+    three.push_back(add(make_inst(0x10 * i, UnitClass::kIntAlu, {},
+                                  isa::RegRange{static_cast<std::uint16_t>(10 + i), 1})));
   }
   run({three, three});
   std::vector<unsigned> order;
@@ -166,7 +168,8 @@ TEST_F(SmTest, LooseRoundRobinAlternates) {
   config_ = testing::small_config(1, "lrr");
   std::vector<std::uint32_t> three;
   for (std::uint64_t i = 0; i < 3; ++i) {
-    three.push_back(add(make_inst(0x10 * i, UnitClass::kIntAlu, {}, isa::RegRange{static_cast<std::uint16_t>(10 + i), 1})));
+    three.push_back(add(make_inst(0x10 * i, UnitClass::kIntAlu, {},
+                                  isa::RegRange{static_cast<std::uint16_t>(10 + i), 1})));
   }
   run({three, three});
   std::vector<unsigned> order;
