@@ -1,5 +1,7 @@
 #include "isa/opcode.h"
 
+#include "isa/flops.h"
+
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -112,6 +114,9 @@ std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_mo
   if (row->name == "BAR" && text->has("ARV")) op.control = ControlKind::kBarrierArrive;
   op.access_bytes = row->space == MemSpace::kNone ? 0 : memory_access_bytes(*text);
   op.dst_regs = destination_registers(row->dst, *text, op.access_bytes);
+  const FlopInfo flops = flops_of(*text);
+  op.flop_kind = static_cast<std::uint8_t>(flops.kind);
+  op.flops_per_thread = flops.per_thread;
   return op;
 }
 

@@ -69,6 +69,8 @@ struct DecodedOpcode {
   ControlKind control = ControlKind::kNone;
   std::uint8_t access_bytes = 0;  // bytes per thread implied by modifiers (.128 -> 16), 0 = none
   std::uint8_t dst_regs = 1;      // registers written by the first recorded destination
+  std::uint8_t flop_kind = 0;     // isa::FlopKind (isa/flops.h) of its floating-point work
+  std::uint16_t flops_per_thread = 0;  // floating-point operations per active thread
 };
 
 // The opcode table of one architecture. Tables are immutable and shared.
