@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "isa/error.h"
+#include "isa/flops.h"
 
 namespace sassim::sim {
 
@@ -112,6 +113,8 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
     w.cta_slot = cta_slot;
     w.age = next_age_++;
     w.insts = i < c.trace.warps.size() ? &c.trace.warps[i].insts : nullptr;
+    w.cycle_state = WarpCycleState::kWait;
+    w.state_since = cycle;
     SubCore& sub = sub_cores_[slot % sub_cores_.size()];
     sub.ages[slot / sub_cores_.size()] = w.age;
     advance(slot, start);
@@ -178,6 +181,11 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   sub.unit_free[unit] = cycle + timing.interval(si.op.unit);
   ++counters_.warp_insts;
   ++counters_.insts_by_unit[unit];
+  if (si.op.flops_per_thread != 0) {
+    counters_.flops[si.op.flop_kind] +=
+        static_cast<double>(std::popcount(wi.active_mask)) * si.op.flops_per_thread;
+  }
+  account(w, cycle, WarpCycleState::kSelected);
   ++w.next;
   if (observer_ != nullptr) observer_->issued(id_, slot, cycle, si);
 
@@ -247,6 +255,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   for (std::uint8_t d = 0; d < p.num_dst; ++d) {
     for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
       w.reg_ready[p.dst[d].first + k] = kNeverCycle;
+      w.reg_pending_shared[p.dst[d].first + k] = space == isa::MemSpace::kShared;
     }
   }
   ++w.outstanding;
@@ -330,6 +339,7 @@ void Sm::try_release_barrier(CtaSlot& c, std::uint64_t cycle) {
 
 void Sm::finish_warp(unsigned slot, std::uint64_t cycle) {
   Warp& w = warps_[slot];
+  account(w, cycle, WarpCycleState::kDrain);
   w.state = WarpState::kFree;
   w.insts = nullptr;
   CtaSlot& c = ctas_[w.cta_slot];
@@ -365,11 +375,66 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
   return best;
 }
 
+void Sm::account(Warp& w, std::uint64_t cycle, WarpCycleState next) {
+  if (cycle > w.state_since) {
+    counters_.warp_cycles[static_cast<std::size_t>(w.cycle_state)] += cycle - w.state_since;
+    w.state_since = cycle;
+  }
+  w.cycle_state = next;
+}
+
+WarpCycleState Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycle) const {
+  switch (w.state) {
+    case WarpState::kAtBarrier:
+      return WarpCycleState::kBarrier;
+    case WarpState::kWaitMemory:
+      return w.wait_async_only ? WarpCycleState::kLongScoreboard : WarpCycleState::kMembar;
+    case WarpState::kDraining:
+    case WarpState::kFree:
+      return WarpCycleState::kDrain;
+    case WarpState::kRunning:
+      break;
+  }
+  const isa::WarpInst& wi = (*w.insts)[w.next];
+  const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
+  if (w.ready_cycle == kNeverCycle) {
+    auto pending_shared = [&](std::uint16_t r) {
+      return w.reg_ready[r] == kNeverCycle && w.reg_pending_shared[r];
+    };
+    for (std::uint8_t i = 0; i < si.num_src; ++i) {
+      if (pending_shared(si.src[i])) return WarpCycleState::kShortScoreboard;
+    }
+    return WarpCycleState::kLongScoreboard;
+  }
+  if (w.ready_cycle > cycle) return WarpCycleState::kWait;
+  const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
+  if (sub.unit_free[static_cast<std::size_t>(si.op.unit)] > cycle) {
+    return si.op.unit == isa::UnitClass::kMemory ? WarpCycleState::kLgThrottle
+                                                 : WarpCycleState::kMathPipeThrottle;
+  }
+  if (memory && address_stage_.full()) return WarpCycleState::kLgThrottle;
+  return WarpCycleState::kNotSelected;
+}
+
+void Sm::account_all(std::uint64_t from_cycle, std::uint64_t state_cycle) {
+  for (std::size_t s = 0; s < sub_cores_.size(); ++s) {
+    const SubCore& sub = sub_cores_[s];
+    for (unsigned slot : sub.slots) {
+      Warp& w = warps_[slot];
+      if (w.state != WarpState::kFree) account(w, from_cycle, classify(w, sub, state_cycle));
+    }
+  }
+}
+
 bool Sm::tick(std::uint64_t cycle, Picos now) {
   bool progress = complete_memory(cycle, now);
   progress |= submit_addresses(now);
   if (resident_ctas_ != 0) {
+    // Each warp's state in this cycle is decided before issue (the issuing warp then
+    // becomes selected); the state it holds from the next cycle on, after.
+    account_all(cycle, cycle);
     for (SubCore& sub : sub_cores_) progress |= issue(sub, cycle, now);
+    account_all(cycle + 1, cycle + 1);
   }
   next_cycle_ = resident_ctas_ != 0 ? next_issue_cycle(cycle + 1) : kNeverCycle;
   return progress;
@@ -409,6 +474,15 @@ void Sm::report(StatSink& sink) const {
   sink.add(name_ + ".busy_cycles", static_cast<double>(counters_.busy_cycles));
   sink.add(name_ + ".issue_cycles", static_cast<double>(counters_.issue_cycles));
   sink.add(name_ + ".barrier_waits", static_cast<double>(counters_.barrier_waits));
+  for (std::size_t k = 0; k < kNumWarpCycleStates; ++k) {
+    sink.add(fmt::format("{}.warp_cycles.{}", name_,
+                         warp_cycle_state_name(static_cast<WarpCycleState>(k))),
+             static_cast<double>(counters_.warp_cycles[k]));
+  }
+  for (std::size_t k = 1; k < isa::kNumFlopKinds; ++k) {
+    sink.add(fmt::format("{}.flops.{}", name_, isa::flop_kind_name(static_cast<isa::FlopKind>(k))),
+             counters_.flops[k]);
+  }
   for (std::size_t u = 0; u < isa::kNumUnitClasses; ++u) {
     sink.add(
         fmt::format("{}.insts.{}", name_, isa::unit_class_name(static_cast<isa::UnitClass>(u))),

@@ -25,6 +25,8 @@ struct SmCounters {
   std::uint64_t issue_cycles = 0;  // sub-core cycles that issued an instruction
   std::uint64_t barrier_waits = 0;
   std::array<std::uint64_t, isa::kNumUnitClasses> insts_by_unit{};
+  std::array<std::uint64_t, kNumWarpCycleStates> warp_cycles{};  // summed over resident warps
+  std::array<double, 5> flops{};                                 // by isa::FlopKind
 };
 
 // Attached from outside (tests, debug tracing) to see every issued instruction.
@@ -75,6 +77,13 @@ class Sm final : public ClockedUnit {
   void retire_cta(std::uint32_t cta_slot, std::uint64_t cycle);
   std::uint64_t next_issue_cycle(std::uint64_t after) const;
   bool can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const;
+  // The state a warp is in at `cycle` given what is known now (it did not issue).
+  WarpCycleState classify(const Warp& w, const SubCore& sub, std::uint64_t cycle) const;
+  // Counts the warp's cycles in its current state up to `cycle` and switches state.
+  void account(Warp& w, std::uint64_t cycle, WarpCycleState next);
+  // Counts every resident warp's cycles up to from_cycle and gives it the state it
+  // is in at state_cycle.
+  void account_all(std::uint64_t from_cycle, std::uint64_t state_cycle);
 
   std::uint32_t id_;
   std::string name_;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "isa/instruction.h"
+#include "sim/warp_state.h"
 
 namespace sassim::sim {
 
@@ -35,6 +36,11 @@ struct Warp {
   std::uint32_t outstanding_async = 0;  // of which asynchronous copies (LDGSTS)
   // Cycle at which each register can be read; kNeverCycle while a load is pending.
   std::array<std::uint64_t, 256> reg_ready{};
+  // For registers waiting on a load: whether it is a shared-memory load.
+  std::array<bool, 256> reg_pending_shared{};
+  // Cycle accounting: the state held since `state_since` (not yet counted).
+  WarpCycleState cycle_state = WarpCycleState::kWait;
+  std::uint64_t state_since = 0;
 
   bool has_next() const { return insts != nullptr && next < insts->size(); }
 };

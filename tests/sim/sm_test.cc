@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/error.h"
+#include "isa/flops.h"
 #include "memsys/engine.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"
@@ -64,6 +65,50 @@ TEST_F(SmTest, DependentInstructionIssuesExactlyAtProducerLatency) {
   run({{ffma, fadd}});
   EXPECT_EQ(recorder_.cycle_of(0x00), 1U);  // first issue one cycle after the CTA lands
   EXPECT_EQ(recorder_.cycle_of(0x10), 5U);  // 1 + FP32 latency 4, not a cycle earlier
+}
+
+std::uint64_t cycles_in(const Sm& sm, WarpCycleState state) {
+  return sm.counters().warp_cycles[static_cast<std::size_t>(state)];
+}
+
+TEST_F(SmTest, EveryResidentWarpCycleIsInExactlyOneState) {
+  auto ffma = add(make_inst(0x00, UnitClass::kFp32, {}, isa::RegRange{1, 1}));
+  auto fadd = add(make_inst(0x10, UnitClass::kFp32, {1}, isa::RegRange{2, 1}));
+  run({{ffma, fadd}});
+  // Resident from cycle 0 to 6: issues at 1 and 5, waits at 0 (launch) and 2..4.
+  EXPECT_EQ(cycles_in(*sm_, WarpCycleState::kSelected), 2U);
+  EXPECT_EQ(cycles_in(*sm_, WarpCycleState::kWait), 4U);
+  std::uint64_t total = 0;
+  for (auto c : sm_->counters().warp_cycles) total += c;
+  EXPECT_EQ(total, 6U);
+  EXPECT_EQ(sm_->counters().flops[static_cast<std::size_t>(isa::FlopKind::kFp32)], 0.0);
+}
+
+TEST_F(SmTest, LoadWaitsCountAsLongScoreboard) {
+  auto ld = add(make_load(0x00, isa::RegRange{4, 1}, 2));
+  auto use = add(make_inst(0x10, UnitClass::kIntAlu, {4}, isa::RegRange{5, 1}));
+  run({{ld, use}}, 100);
+  EXPECT_EQ(cycles_in(*sm_, WarpCycleState::kLongScoreboard), 100U);  // cycles 2..101
+  EXPECT_EQ(cycles_in(*sm_, WarpCycleState::kSelected), 2U);
+}
+
+TEST_F(SmTest, SharedLoadWaitsCountAsShortScoreboard) {
+  isa::StaticInst lds = make_load(0x00, isa::RegRange{4, 1}, 2);
+  lds.op.space = isa::MemSpace::kShared;
+  auto ld = add(lds);
+  auto use = add(make_inst(0x10, UnitClass::kIntAlu, {4}, isa::RegRange{5, 1}));
+  run({{ld, use}}, 30);
+  EXPECT_EQ(cycles_in(*sm_, WarpCycleState::kShortScoreboard), 30U);
+  EXPECT_EQ(cycles_in(*sm_, WarpCycleState::kLongScoreboard), 0U);
+}
+
+TEST_F(SmTest, FlopsCountActiveThreads) {
+  isa::StaticInst ffma = make_inst(0x00, UnitClass::kFp32, {}, isa::RegRange{1, 1});
+  ffma.op.flop_kind = static_cast<std::uint8_t>(isa::FlopKind::kFp32);
+  ffma.op.flops_per_thread = 2;
+  auto a = add(ffma);
+  run({{a, a}});
+  EXPECT_EQ(sm_->counters().flops[static_cast<std::size_t>(isa::FlopKind::kFp32)], 128.0);
 }
 
 TEST_F(SmTest, LatencyComesFromTheConfig) {
@@ -130,6 +175,8 @@ TEST_F(SmTest, BarrierHoldsEarlyWarpsUntilTheLastArrives) {
   EXPECT_EQ(recorder_.cycle_of(0x40, 0), 11U);  // ...and nobody passes before cycle 11
   EXPECT_EQ(recorder_.cycle_of(0x40, 1), 12U);
   EXPECT_EQ(sm_->counters().barrier_waits, 2U);
+  // Warp 1 waits at the barrier in cycles 3..10; warp 0's arrival releases it at once.
+  EXPECT_EQ(cycles_in(*sm_, WarpCycleState::kBarrier), 8U);
 }
 
 TEST_F(SmTest, BarrierLatencyDelaysTheRelease) {
@@ -162,6 +209,7 @@ TEST_F(SmTest, GreedyThenOldestStaysOnOneWarp) {
   for (const auto& r : recorder_.records) order.push_back(r.warp);
   EXPECT_EQ(order, (std::vector<unsigned>{0, 0, 0, 1, 1, 1}));
   EXPECT_EQ(recorder_.records.back().cycle, 6U);
+  EXPECT_EQ(cycles_in(*sm_, WarpCycleState::kNotSelected), 3U);  // warp 1 in cycles 1..3
 }
 
 TEST_F(SmTest, LooseRoundRobinAlternates) {

@@ -1,0 +1,27 @@
+#pragma once
+// Kernel names in the forms profilers and tracers print them, made comparable:
+//   mangled    _Z6vecAddIfEvPT_S1_S1_i                    (traces, nvprof by default in CSV)
+//   demangled  void vecAdd<float>(float*, float*, float*, int)   (ncu, nvprof)
+//   base       vecAdd                                     (ncu --kernel-name-base function)
+#include <string>
+#include <string_view>
+
+namespace sassim::correlate {
+
+// The demangled form of an Itanium-mangled name (abi::__cxa_demangle); other names are
+// returned unchanged.
+std::string demangle(std::string_view name);
+
+// The demangled form with whitespace normalized: runs of blanks are dropped except one
+// between two identifier characters ("float *" and "float*" compare equal).
+std::string full_kernel_name(std::string_view name);
+
+// The bare function name: no return type, namespaces, template arguments or parameters
+// ("void ns::vecAdd<float>(float*, int)" -> "vecAdd").
+std::string base_kernel_name(std::string_view name);
+
+// Whether the name carries its signature (mangled, or demangled with parameters), so its
+// full form can tell overloads and template instances apart; a base name cannot.
+bool has_signature(std::string_view name);
+
+}  // namespace sassim::correlate

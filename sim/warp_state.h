@@ -1,0 +1,32 @@
+#pragma once
+// Where a resident warp's cycles go, named after Nsight Compute's warp states. Every
+// resident warp is in exactly one of these states in every cycle.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace sassim::sim {
+
+enum class WarpCycleState : std::uint8_t {
+  kSelected,          // issued an instruction this cycle
+  kNotSelected,       // could issue, another warp of its sub-core did
+  kLongScoreboard,    // waits for a global/local load (or async copies at DEPBAR)
+  kShortScoreboard,   // waits for a shared-memory load
+  kWait,              // waits for a fixed-latency dependency or its issue slot
+  kMathPipeThrottle,  // its arithmetic pipe is busy
+  kLgThrottle,        // the memory pipe's address stage is full
+  kBarrier,           // waits at BAR.SYNC for its CTA
+  kMembar,            // waits at MEMBAR for its outstanding accesses
+  kDrain,             // finished its instructions, its stores are draining
+};
+inline constexpr std::size_t kNumWarpCycleStates = 10;
+
+inline std::string_view warp_cycle_state_name(WarpCycleState s) {
+  constexpr std::array<std::string_view, kNumWarpCycleStates> kNames = {
+      "selected",           "not_selected", "long_scoreboard", "short_scoreboard", "wait",
+      "math_pipe_throttle", "lg_throttle",  "barrier",         "membar",           "drain"};
+  return kNames[static_cast<std::size_t>(s)];
+}
+
+}  // namespace sassim::sim
