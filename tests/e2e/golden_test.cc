@@ -34,7 +34,8 @@ TEST_P(GoldenTest, CyclesMatchTheCommittedGolden) {
   ASSERT_NE(trace, nullptr);
   const std::string actual = render(replay(*trace));
   const auto file = repo_path("tests/data/golden/" + trace->name + ".txt");
-  if (const char* update = std::getenv("SASSIM_UPDATE_GOLDEN"); update != nullptr && *update == '1') {
+  if (const char* update = std::getenv("SASSIM_UPDATE_GOLDEN");
+      update != nullptr && *update == '1') {
     std::ofstream(file) << actual;
   }
   std::ifstream in(file);
