@@ -26,7 +26,7 @@ class GtoPolicy final : public SchedulerPolicy {
 
 }  // namespace
 
-std::unique_ptr<SchedulerPolicy> make_gto_policy() {
+std::unique_ptr<SchedulerPolicy> make_gto_policy(const config::SchedulerConfig& /*config*/) {
   return std::make_unique<GtoPolicy>();
 }
 

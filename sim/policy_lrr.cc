@@ -21,7 +21,7 @@ class LrrPolicy final : public SchedulerPolicy {
 
 }  // namespace
 
-std::unique_ptr<SchedulerPolicy> make_lrr_policy() {
+std::unique_ptr<SchedulerPolicy> make_lrr_policy(const config::SchedulerConfig& /*config*/) {
   return std::make_unique<LrrPolicy>();
 }
 

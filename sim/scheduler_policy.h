@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "configs/sassim_config.pb.h"
+
 namespace sassim::sim {
 
 class SchedulerPolicy {
@@ -23,11 +25,14 @@ class SchedulerPolicy {
   virtual void issued(unsigned warp) = 0;
 };
 
-std::unique_ptr<SchedulerPolicy> make_scheduler_policy(std::string_view name);
+// The policy `config.policy` names; throws sassim::Error for an unknown name.
+std::unique_ptr<SchedulerPolicy> make_scheduler_policy(const config::SchedulerConfig& config);
 std::vector<std::string> scheduler_policy_names();
 
 // Policy implementations (one file each).
-std::unique_ptr<SchedulerPolicy> make_gto_policy();
-std::unique_ptr<SchedulerPolicy> make_lrr_policy();
+std::unique_ptr<SchedulerPolicy> make_gto_policy(const config::SchedulerConfig& config);
+std::unique_ptr<SchedulerPolicy> make_gty_policy(const config::SchedulerConfig& config);
+std::unique_ptr<SchedulerPolicy> make_lrr_policy(const config::SchedulerConfig& config);
+std::unique_ptr<SchedulerPolicy> make_two_level_policy(const config::SchedulerConfig& config);
 
 }  // namespace sassim::sim

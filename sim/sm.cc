@@ -61,8 +61,7 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
   sub_cores_.resize(sub_cores);
-  for (SubCore& sub : sub_cores_)
-    sub.policy = make_scheduler_policy(config.sm().scheduler().policy());
+  for (SubCore& sub : sub_cores_) sub.policy = make_scheduler_policy(config.sm().scheduler());
   for (unsigned w = 0; w < max_warps_; ++w) {
     SubCore& sub = sub_cores_[w % sub_cores];
     sub.slots.push_back(w);
