@@ -1,5 +1,6 @@
-// Greedy then oldest: keep issuing from the warp that issued last while it can;
-// otherwise the oldest ready warp.
+// Greedy policies: keep issuing from the warp that issued last while it can;
+// otherwise the oldest ready warp ("gto") or the youngest ("gty", reported for
+// recent NVIDIA cores).
 #include <bit>
 
 #include "sim/scheduler_policy.h"
@@ -7,14 +8,15 @@
 namespace sassim::sim {
 namespace {
 
-class GtoPolicy final : public SchedulerPolicy {
+template <bool kOldestFirst>
+class GreedyPolicy final : public SchedulerPolicy {
  public:
   unsigned pick(std::uint64_t ready_mask, std::span<const std::uint64_t> ages) override {
     if (last_ < 64 && (ready_mask >> last_) & 1U) return last_;
     unsigned best = 64;
     for (std::uint64_t m = ready_mask; m != 0; m &= m - 1) {
       auto w = static_cast<unsigned>(std::countr_zero(m));
-      if (best == 64 || ages[w] < ages[best]) best = w;
+      if (best == 64 || (kOldestFirst ? ages[w] < ages[best] : ages[w] > ages[best])) best = w;
     }
     return best;
   }
@@ -27,7 +29,11 @@ class GtoPolicy final : public SchedulerPolicy {
 }  // namespace
 
 std::unique_ptr<SchedulerPolicy> make_gto_policy(const config::SchedulerConfig& /*config*/) {
-  return std::make_unique<GtoPolicy>();
+  return std::make_unique<GreedyPolicy<true>>();
+}
+
+std::unique_ptr<SchedulerPolicy> make_gty_policy(const config::SchedulerConfig& /*config*/) {
+  return std::make_unique<GreedyPolicy<false>>();
 }
 
 }  // namespace sassim::sim
