@@ -39,7 +39,9 @@ std::optional<std::vector<std::string>> split_csv_line(std::string_view line) {
   return fields;
 }
 
-bool is_tool_chatter(std::string_view line) { return line.starts_with("=="); }
+bool is_tool_chatter(std::string_view line) {
+  return line.starts_with("==");
+}
 
 TextLines read_text_lines(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
@@ -75,8 +77,8 @@ std::optional<std::size_t> CsvTable::column(std::string_view name) const {
 
 std::size_t CsvTable::require_column(std::string_view name, std::string_view what) const {
   if (auto c = column(name)) return *c;
-  throw Error(fmt::format("{} the header has no \"{}\" column, needed for {}", at(file, header_line),
-                          name, what));
+  throw Error(fmt::format("{} the header has no \"{}\" column, needed for {}",
+                          at(file, header_line), name, what));
 }
 
 CsvTable read_csv_table(const TextLines& text, std::size_t header_index) {
@@ -84,7 +86,8 @@ CsvTable read_csv_table(const TextLines& text, std::size_t header_index) {
   table.file = text.file;
   table.header_line = header_index + 1;
   auto header = split_csv_line(text.lines.at(header_index));
-  if (!header) throw Error(fmt::format("{} unclosed quote in the header", at(text.file, header_index + 1)));
+  if (!header)
+    throw Error(fmt::format("{} unclosed quote in the header", at(text.file, header_index + 1)));
   table.header = std::move(*header);
   for (std::size_t i = header_index + 1; i < text.lines.size(); ++i) {
     const std::string& line = text.lines[i];
@@ -127,8 +130,8 @@ std::optional<double> parse_number(std::string_view text) {
   if (!any_digit || (grouped && group != 3)) return std::nullopt;
   for (; i < text.size(); ++i) {
     const char c = text[i];
-    const bool ok = (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' ||
-                    c == '+';
+    const bool ok =
+        (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+';
     if (!ok) return std::nullopt;
     plain += c;
   }

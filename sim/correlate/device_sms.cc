@@ -14,18 +14,18 @@ struct KnownDevice {
 };
 
 constexpr std::array<KnownDevice, 12> kDevices = {{
-    {"geforce gtx 1070", 15, false},      // 1920 cores / 128
-    {"geforce gtx 1080", 20, false},      // 2560 / 128
-    {"geforce gtx 1080 ti", 28, false},   // 3584 / 128
-    {"titan xp", 30, false},              // 3840 / 128
-    {"tesla p100", 56, true},             // 3584 / 64
-    {"tesla v100", 80, true},             // 5120 / 64
-    {"quadro gv100", 80, false},          // 5120 / 64
-    {"titan v", 80, false},               // 5120 / 64
-    {"geforce rtx 2060", 30, false},      // 1920 / 64
-    {"geforce rtx 2080 ti", 68, false},   // 4352 / 64
-    {"tesla t4", 40, false},              // 2560 / 64
-    {"quadro rtx 6000", 72, false},       // 4608 / 64
+    {"geforce gtx 1070", 15, false},     // 1920 cores / 128
+    {"geforce gtx 1080", 20, false},     // 2560 / 128
+    {"geforce gtx 1080 ti", 28, false},  // 3584 / 128
+    {"titan xp", 30, false},             // 3840 / 128
+    {"tesla p100", 56, true},            // 3584 / 64
+    {"tesla v100", 80, true},            // 5120 / 64
+    {"quadro gv100", 80, false},         // 5120 / 64
+    {"titan v", 80, false},              // 5120 / 64
+    {"geforce rtx 2060", 30, false},     // 1920 / 64
+    {"geforce rtx 2080 ti", 68, false},  // 4352 / 64
+    {"tesla t4", 40, false},             // 2560 / 64
+    {"quadro rtx 6000", 72, false},      // 4608 / 64
 }};
 
 }  // namespace

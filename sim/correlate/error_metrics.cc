@@ -8,7 +8,9 @@
 
 namespace sassim::correlate {
 
-double relative_error(double sim, double hw) { return (sim - hw) / hw; }
+double relative_error(double sim, double hw) {
+  return (sim - hw) / hw;
+}
 
 std::optional<double> pearson(const std::vector<double>& x, const std::vector<double>& y,
                               std::string* why_undefined) {

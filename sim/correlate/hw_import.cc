@@ -27,9 +27,10 @@ const char* const kExpected =
 Importer importer_for(const std::vector<std::string>& h, const std::string& file,
                       std::size_t line) {
   if (has(h, "Invocations") && (has(h, "Metric Name") || has(h, "Event Name"))) {
-    throw Error(fmt::format("{} an nvprof summary, which averages over launches; rerun nvprof "
-                            "with --print-gpu-trace to get one row per launch",
-                            at(file, line)));
+    throw Error(
+        fmt::format("{} an nvprof summary, which averages over launches; rerun nvprof "
+                    "with --print-gpu-trace to get one row per launch",
+                    at(file, line)));
   }
   if (has(h, "Kernel Name") && has(h, "Metric Name") && has(h, "Metric Value")) {
     return import_ncu_long;
@@ -55,7 +56,7 @@ std::string excerpt(const std::string& line) {
 
 HwMeasurements import_hw_file(const std::string& file, const HwImportOptions& options) {
   const TextLines text = read_text_lines(file);
-  bool chatter = false;       // the file starts like a profiler log
+  bool chatter = false;        // the file starts like a profiler log
   bool nvprof_result = false;  // nvprof announced its result table
   std::size_t first_content = 0;
   for (std::size_t i = 0; i < text.lines.size(); ++i) {
@@ -76,8 +77,8 @@ HwMeasurements import_hw_file(const std::string& file, const HwImportOptions& op
       if (Importer importer = importer_for(*fields, file, i + 1)) {
         HwMeasurements m = importer(text, i, options);
         if (m.kernels.empty()) {
-          throw Error(fmt::format("{} a {} table with no kernel launch", at(file, i + 1),
-                                  m.format));
+          throw Error(
+              fmt::format("{} a {} table with no kernel launch", at(file, i + 1), m.format));
         }
         return m;
       }
@@ -103,8 +104,7 @@ std::optional<double> read_number_field(const CsvTable& table, const CsvRow& row
 void check_positive_cycles(const HwKernel& kernel) {
   if (kernel.cycles > 0) return;
   throw Error(fmt::format("{} kernel \"{}\": {} gives {} cycles; expected a positive cycle count",
-                          at(kernel.file, kernel.line), kernel.name, kernel.metric,
-                          kernel.cycles));
+                          at(kernel.file, kernel.line), kernel.name, kernel.metric, kernel.cycles));
 }
 
 }  // namespace sassim::correlate

@@ -33,9 +33,9 @@ struct HwImportOptions {
 // One imported file.
 struct HwMeasurements {
   std::string file;
-  std::string format;               // "ncu-raw", "ncu-long", "nvprof-metrics", ...
-  std::vector<HwKernel> kernels;    // in launch order
-  std::vector<std::string> notes;   // facts worth showing (device, clock used, SM count)
+  std::string format;              // "ncu-raw", "ncu-long", "nvprof-metrics", ...
+  std::vector<HwKernel> kernels;   // in launch order
+  std::vector<std::string> notes;  // facts worth showing (device, clock used, SM count)
 };
 
 }  // namespace sassim::correlate

@@ -14,7 +14,9 @@ std::string key_of(const std::string& name, NameLevel level) {
   return level == NameLevel::kFull ? full_kernel_name(name) : base_kernel_name(name);
 }
 
-std::string launches(std::size_t n) { return fmt::format("{} launch{}", n, n == 1 ? "" : "es"); }
+std::string launches(std::size_t n) {
+  return fmt::format("{} launch{}", n, n == 1 ? "" : "es");
+}
 
 }  // namespace
 

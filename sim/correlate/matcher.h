@@ -14,7 +14,7 @@ namespace sassim::correlate {
 
 // One simulated kernel launch.
 struct SimKernel {
-  std::string name;  // as the trace gives it (mangled)
+  std::string name;      // as the trace gives it (mangled)
   std::uint32_t id = 0;  // kernel id from the trace
   double cycles = 0;
   std::string file;  // results file it came from

@@ -50,7 +50,11 @@ HwMeasurements import_ncu_raw(const TextLines& text, std::size_t header_index,
       }
     }
     const CycleValue cycles = ncu_launch_cycles(readings, options, text.file, row.line);
-    HwKernel kernel{row.fields[name_col], cycles.cycles, cycles.metric, text.file, row.line,
+    HwKernel kernel{row.fields[name_col],
+                    cycles.cycles,
+                    cycles.metric,
+                    text.file,
+                    row.line,
                     id_col ? "ID " + row.fields[*id_col] : std::string()};
     check_positive_cycles(kernel);
     out.kernels.push_back(std::move(kernel));
@@ -89,8 +93,8 @@ HwMeasurements import_ncu_long(const TextLines& text, std::size_t header_index,
     } else {
       // Without IDs a launch ends where the kernel name changes or a metric repeats.
       const std::string metric = row.fields[metric_col];
-      const bool repeat = !launches.empty() && launches.back().readings.contains(
-                                                   canonical_ncu_metric(metric));
+      const bool repeat =
+          !launches.empty() && launches.back().readings.contains(canonical_ncu_metric(metric));
       if (launches.empty() || launches.back().name != name || repeat) {
         launches.push_back({"", name, row.line, {}});
       }
@@ -115,8 +119,9 @@ HwMeasurements import_ncu_long(const TextLines& text, std::size_t header_index,
   }
   for (const Launch& launch : launches) {
     const CycleValue cycles = ncu_launch_cycles(launch.readings, options, text.file, launch.line);
-    HwKernel kernel{launch.name, cycles.cycles, cycles.metric, text.file, launch.line,
-                    launch.id.empty() ? std::string() : "ID " + launch.id};
+    HwKernel kernel{launch.name,   cycles.cycles,
+                    cycles.metric, text.file,
+                    launch.line,   launch.id.empty() ? std::string() : "ID " + launch.id};
     check_positive_cycles(kernel);
     out.kernels.push_back(std::move(kernel));
   }

@@ -14,7 +14,7 @@ namespace sassim::correlate {
 namespace {
 
 constexpr std::array<std::string_view, 8> kCycleMetrics = {
-    "gpc__cycles_elapsed.avg", "sm__cycles_elapsed.avg", "gpc__elapsed_cycles_avg",
+    "gpc__cycles_elapsed.avg", "sm__cycles_elapsed.avg",  "gpc__elapsed_cycles_avg",
     "sm__elapsed_cycles_avg",  "gpc__cycles_elapsed.max", "sm__cycles_elapsed.max",
     "gpc__elapsed_cycles_max", "sm__elapsed_cycles_max"};
 constexpr std::array<std::string_view, 2> kDurationMetrics = {"gpu__time_duration.sum",
@@ -50,9 +50,10 @@ std::optional<Clock> find_clock(const LaunchReadings& readings, const HwImportOp
     const std::string& unit = it->second.unit;
     auto mhz = to_mhz(it->second.value, unit.empty() ? "hz" : unit);
     if (!mhz) {
-      throw Error(fmt::format("{} {} has unit \"{}\"; expected a frequency (Hz, kHz, MHz, GHz, "
-                              "cycle/second, cycle/usecond, cycle/nsecond)",
-                              at(file, it->second.line), name, unit));
+      throw Error(
+          fmt::format("{} {} has unit \"{}\"; expected a frequency (Hz, kHz, MHz, GHz, "
+                      "cycle/second, cycle/usecond, cycle/nsecond)",
+                      at(file, it->second.line), name, unit));
     }
     return Clock{*mhz, std::string(name)};
   }
@@ -62,8 +63,8 @@ std::optional<Clock> find_clock(const LaunchReadings& readings, const HwImportOp
     const std::string& unit = it->second.unit;
     auto mhz = to_mhz(it->second.value, unit.empty() ? "khz" : unit);
     if (!mhz) {
-      throw Error(fmt::format("{} {} has unit \"{}\"; expected kHz", at(file, it->second.line), name,
-                              unit));
+      throw Error(fmt::format("{} {} has unit \"{}\"; expected kHz", at(file, it->second.line),
+                              name, unit));
     }
     return Clock{*mhz, std::string(name)};
   }
@@ -75,9 +76,10 @@ CycleValue from_duration(const std::string& name, const MetricReading& reading,
                          const std::string& file) {
   auto ns = to_nanoseconds(reading.value, reading.unit);
   if (!ns) {
-    throw Error(fmt::format("{} {} has unit \"{}\"; expected a time (nsecond, usecond, msecond, "
-                            "second)",
-                            at(file, reading.line), name, reading.unit));
+    throw Error(
+        fmt::format("{} {} has unit \"{}\"; expected a time (nsecond, usecond, msecond, "
+                    "second)",
+                    at(file, reading.line), name, reading.unit));
   }
   auto clock = find_clock(readings, options, file);
   if (!clock) {

@@ -38,7 +38,7 @@ bool is_wanted_ncu_metric(std::string_view canonical, const HwImportOptions& opt
 // Unit conversions; nullopt when the unit is not one of that kind.
 std::optional<double> to_cycles(double value, std::string_view unit);       // "", cycle, Kcycle..
 std::optional<double> to_nanoseconds(double value, std::string_view unit);  // "", nsecond, us..
-std::optional<double> to_mhz(double value, std::string_view unit);          // Hz..GHz, cycle/nsecond
+std::optional<double> to_mhz(double value, std::string_view unit);  // Hz..GHz, cycle/nsecond
 
 struct CycleValue {
   double cycles = 0;

@@ -42,8 +42,8 @@ HwMeasurements import_nvprof_metrics(const TextLines& text, std::size_t header_i
     const CsvRow& row = table.rows[r];
     if (row.fields[name_col].empty()) {
       if (r == 0) continue;  // the units row
-      throw Error(fmt::format("{} expected a kernel name in column \"Kernel\"",
-                              at(text.file, row.line)));
+      throw Error(
+          fmt::format("{} expected a kernel name in column \"Kernel\"", at(text.file, row.line)));
     }
     const auto summed = read_number_field(table, row, cycles_col);
     if (!summed) {
@@ -52,8 +52,11 @@ HwMeasurements import_nvprof_metrics(const TextLines& text, std::size_t header_i
     }
     const std::string device = device_col ? row.fields[*device_col] : std::string();
     const std::uint32_t sms = sm_count(options, device, text.file, row.line);
-    HwKernel kernel{row.fields[name_col], *summed / sms,
-                    fmt::format("{} / {} SMs", kElapsedCyclesSm, sms), text.file, row.line,
+    HwKernel kernel{row.fields[name_col],
+                    *summed / sms,
+                    fmt::format("{} / {} SMs", kElapsedCyclesSm, sms),
+                    text.file,
+                    row.line,
                     id_col ? "Correlation_ID " + row.fields[*id_col] : std::string()};
     check_positive_cycles(kernel);
     out.kernels.push_back(std::move(kernel));
@@ -71,18 +74,20 @@ HwMeasurements import_nvprof_trace(const TextLines& text, std::size_t header_ind
   const CsvTable table = read_csv_table(text, header_index);
   HwMeasurements out{text.file, "nvprof-trace", {}, {}};
   if (!options.metric.empty() && options.metric != "Duration") {
-    throw Error(fmt::format("{} an nvprof GPU trace gives cycles through Duration only, not "
-                            "--hw-metric {}",
-                            at(text.file, table.header_line), options.metric));
+    throw Error(
+        fmt::format("{} an nvprof GPU trace gives cycles through Duration only, not "
+                    "--hw-metric {}",
+                    at(text.file, table.header_line), options.metric));
   }
   const std::size_t name_col = table.require_column("Name", "the kernel names");
   const std::size_t duration_col = table.require_column("Duration", "the kernel durations");
   const std::size_t grid_col = table.require_column("Grid X", "telling kernels from copies");
   const auto id_col = table.column("Correlation_ID");
   if (!options.clock_mhz) {
-    throw Error(fmt::format("{} an nvprof GPU trace gives durations, not cycles, and no clock; "
-                            "pass --clock-mhz (or profile elapsed_cycles_sm with --metrics)",
-                            at(text.file, table.header_line)));
+    throw Error(
+        fmt::format("{} an nvprof GPU trace gives durations, not cycles, and no clock; "
+                    "pass --clock-mhz (or profile elapsed_cycles_sm with --metrics)",
+                    at(text.file, table.header_line)));
   }
   std::string unit = "us";  // nvprof's default when no units row is printed
   for (std::size_t r = 0; r < table.rows.size(); ++r) {
@@ -95,13 +100,16 @@ HwMeasurements import_nvprof_trace(const TextLines& text, std::size_t header_ind
     const auto duration = read_number_field(table, row, duration_col);
     const auto ns = duration ? to_nanoseconds(*duration, unit) : std::nullopt;
     if (!ns) {
-      throw Error(fmt::format("{} column \"Duration\": expected a time in s, ms, us or ns, "
-                              "found \"{}\" {}",
-                              at(text.file, row.line), row.fields[duration_col], unit));
+      throw Error(
+          fmt::format("{} column \"Duration\": expected a time in s, ms, us or ns, "
+                      "found \"{}\" {}",
+                      at(text.file, row.line), row.fields[duration_col], unit));
     }
-    HwKernel kernel{row.fields[name_col], *ns * *options.clock_mhz / 1000.0,
+    HwKernel kernel{row.fields[name_col],
+                    *ns * *options.clock_mhz / 1000.0,
                     fmt::format("Duration x {:g} MHz (--clock-mhz)", *options.clock_mhz),
-                    text.file, row.line,
+                    text.file,
+                    row.line,
                     id_col ? "Correlation_ID " + row.fields[*id_col] : std::string()};
     check_positive_cycles(kernel);
     out.kernels.push_back(std::move(kernel));

@@ -11,8 +11,7 @@ namespace sassim::correlate {
 namespace {
 
 constexpr std::array<std::string_view, 3> kNameColumns = {"kernel", "Kernel", "kernel_name"};
-constexpr std::array<std::string_view, 3> kCycleColumns = {"cycles", "hw_cycles",
-                                                           "Elapsed_Cycles"};
+constexpr std::array<std::string_view, 3> kCycleColumns = {"cycles", "hw_cycles", "Elapsed_Cycles"};
 
 template <std::size_t N>
 std::optional<std::size_t> first_column(const CsvTable& table,
@@ -30,14 +29,14 @@ HwMeasurements import_kernel_table(const TextLines& text, std::size_t header_ind
   const CsvTable table = read_csv_table(text, header_index);
   HwMeasurements out{text.file, "kernel-table", {}, {}};
   const auto name_col = first_column(table, kNameColumns);
-  const auto cycles_col = options.metric.empty()
-                              ? first_column(table, kCycleColumns)
-                              : table.column(options.metric);
+  const auto cycles_col =
+      options.metric.empty() ? first_column(table, kCycleColumns) : table.column(options.metric);
   if (!name_col || !cycles_col) {
     throw Error(fmt::format("{} expected a kernel-name column ({}) and a cycles column ({})",
                             at(text.file, table.header_line), fmt::join(kNameColumns, ", "),
-                            options.metric.empty() ? fmt::format("{}", fmt::join(kCycleColumns, ", "))
-                                                   : options.metric));
+                            options.metric.empty()
+                                ? fmt::format("{}", fmt::join(kCycleColumns, ", "))
+                                : options.metric));
   }
   for (const CsvRow& row : table.rows) {
     const auto cycles = read_number_field(table, row, *cycles_col);
@@ -46,11 +45,11 @@ HwMeasurements import_kernel_table(const TextLines& text, std::size_t header_ind
                               at(text.file, row.line), table.header[*cycles_col],
                               row.fields[*cycles_col]));
     }
-    HwKernel kernel{row.fields[*name_col], *cycles, table.header[*cycles_col], text.file, row.line,
-                    ""};
+    HwKernel kernel{
+        row.fields[*name_col], *cycles, table.header[*cycles_col], text.file, row.line, ""};
     if (kernel.name.empty()) {
-      throw Error(fmt::format("{} expected a kernel name in column \"{}\"",
-                              at(text.file, row.line), table.header[*name_col]));
+      throw Error(fmt::format("{} expected a kernel name in column \"{}\"", at(text.file, row.line),
+                              table.header[*name_col]));
     }
     check_positive_cycles(kernel);
     out.kernels.push_back(std::move(kernel));
