@@ -1,5 +1,8 @@
 #include "sim/exec_timing.h"
 
+#include <optional>
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "isa/error.h"
@@ -40,7 +43,18 @@ const config::ExecUnitConfig& unit_config(const config::ExecUnits& units, isa::U
 
 }  // namespace
 
-ExecTiming::ExecTiming(const config::SmConfig& sm, isa::Arch arch) {
+namespace {
+
+std::optional<std::uint16_t> find_mnemonic(const isa::OpcodeTable& table, std::string_view name) {
+  for (std::uint16_t id = 0; id < table.size(); ++id) {
+    if (table.mnemonic(id) == name) return id;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ExecTiming::ExecTiming(const config::SmConfig& sm, isa::Arch arch, isa::Arch config_arch) {
   for (std::size_t i = 0; i < isa::kNumUnitClasses; ++i) {
     const auto& unit = unit_config(sm.units(), static_cast<isa::UnitClass>(i));
     class_latency_[i] = unit.latency_cycles();
@@ -52,21 +66,15 @@ ExecTiming::ExecTiming(const config::SmConfig& sm, isa::Arch arch) {
   for (std::uint16_t id = 0; id < table.size(); ++id)
     waits_async_[id] = table.mnemonic(id) == "DEPBAR";
   for (const auto& [mnemonic, cycles] : sm.opcode_latency_cycles()) {
-    bool found = false;
-    for (std::uint16_t id = 0; id < table.size(); ++id) {
-      if (table.mnemonic(id) == mnemonic) {
-        latency_by_id_[id] = cycles;
-        found = true;
-        break;
-      }
-    }
-    if (!found) {
-      throw Error(fmt::format("sm.opcode_latency_cycles: '{}' is not an opcode of {}", mnemonic,
-                              isa::arch_name(arch)));
-    }
     if (cycles == 0) {
       throw Error(
           fmt::format("sm.opcode_latency_cycles.{} = 0: expected at least 1 cycle", mnemonic));
+    }
+    if (auto id = find_mnemonic(table, mnemonic)) {
+      latency_by_id_[*id] = cycles;
+    } else if (!find_mnemonic(isa::OpcodeTable::get(config_arch), mnemonic)) {
+      throw Error(fmt::format("sm.opcode_latency_cycles: '{}' is not an opcode of {}", mnemonic,
+                              isa::arch_name(config_arch)));
     }
   }
 }

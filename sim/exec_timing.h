@@ -14,8 +14,11 @@ namespace sassim::sim {
 
 class ExecTiming {
  public:
-  // Throws sassim::Error when an override names an opcode the architecture lacks.
-  ExecTiming(const config::SmConfig& sm, isa::Arch arch);
+  // `arch` is the trace's architecture (whose opcode ids instructions carry);
+  // `config_arch` the GPU config's. An override naming an opcode the config's own
+  // architecture lacks is an error (a typo); one the trace's architecture lacks
+  // (a trace of another generation) has nothing to apply to and is skipped.
+  ExecTiming(const config::SmConfig& sm, isa::Arch arch, isa::Arch config_arch);
 
   std::uint32_t latency(const isa::DecodedOpcode& op) const {
     std::uint32_t by_opcode = op.id < latency_by_id_.size() ? latency_by_id_[op.id] : 0;

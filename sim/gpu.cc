@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "configs/derived.h"
+#include "isa/arch.h"
 #include "isa/error.h"
 
 namespace sassim::sim {
@@ -96,7 +97,7 @@ void Gpu::memcpy_to_device(std::uint64_t address, std::uint64_t bytes) {
 KernelResult Gpu::run_kernel(traces::KernelTrace& kernel) {
   const auto host_start = std::chrono::steady_clock::now();
   const traces::KernelInfo& info = kernel.info();
-  ExecTiming timing(config_.sm(), info.arch);
+  ExecTiming timing(config_.sm(), info.arch, *isa::arch_from_name(config_.arch()));
   KernelContext context;
   context.info = &info;
   context.statics = &kernel.statics();

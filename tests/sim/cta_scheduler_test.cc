@@ -61,7 +61,7 @@ Placement place(std::uint32_t num_sms, std::uint32_t max_ctas, std::uint32_t cta
                            {make_inst(0x0, isa::UnitClass::kIntAlu, {}, isa::RegRange{1, 1}),
                             make_inst(0x10, isa::UnitClass::kIntAlu, {1}, isa::RegRange{2, 1}),
                             make_inst(0x20, isa::UnitClass::kIntAlu, {2}, isa::RegRange{3, 1})});
-  ExecTiming timing(config.sm(), isa::Arch::kSm70);
+  ExecTiming timing(config.sm(), isa::Arch::kSm70, isa::Arch::kSm70);
   KernelContext context{&kernel.info(), &kernel.statics(), &timing, {32, 1, 32 * 32, 0}, 0, 0};
   Placement p;
   p.recorders.resize(num_sms);

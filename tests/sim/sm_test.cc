@@ -32,7 +32,7 @@ class SmTest : public ::testing::Test {
            Picos memory_latency_cycles = 100) {
     info_.arch = isa::Arch::kSm70;
     info_.block = {static_cast<std::uint32_t>(32 * warps.size()), 1, 1};
-    timing_ = std::make_unique<ExecTiming>(config_.sm(), info_.arch);
+    timing_ = std::make_unique<ExecTiming>(config_.sm(), info_.arch, info_.arch);
     context_.info = &info_;
     context_.statics = &statics_;
     context_.timing = timing_.get();
@@ -232,6 +232,21 @@ TEST_F(SmTest, SubCoresIssueInTheSameCycle) {
   ASSERT_EQ(recorder_.records.size(), 2U);
   EXPECT_NE(recorder_.records[0].warp % 2, recorder_.records[1].warp % 2);
   EXPECT_EQ(recorder_.records[0].cycle, recorder_.records[1].cycle);
+}
+
+TEST_F(SmTest, OpcodeLatencyOverrideReplacesTheClassLatency) {
+  (*config_.mutable_sm()->mutable_opcode_latency_cycles())["FFMA"] = 9;
+  const auto op = isa::OpcodeTable::get(isa::Arch::kSm70).decode("FFMA");
+  ASSERT_TRUE(op.has_value());
+  ExecTiming timing(config_.sm(), isa::Arch::kSm70, isa::Arch::kSm70);
+  EXPECT_EQ(timing.latency(*op), 9U);
+  EXPECT_EQ(timing.latency(*isa::OpcodeTable::get(isa::Arch::kSm70).decode("FADD")), 4U);
+}
+
+TEST_F(SmTest, OverridesOfAnotherGenerationsOpcodesAreSkippedTyposAreErrors) {
+  (*config_.mutable_sm()->mutable_opcode_latency_cycles())["XMAD"] = 5;  // Pascal only
+  EXPECT_NO_THROW(ExecTiming(config_.sm(), isa::Arch::kSm80, isa::Arch::kSm61));
+  EXPECT_THROW(ExecTiming(config_.sm(), isa::Arch::kSm80, isa::Arch::kSm80), Error);
 }
 
 TEST_F(SmTest, UnknownSchedulerPolicyIsAnErrorNamingTheField) {
