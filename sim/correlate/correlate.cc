@@ -28,7 +28,7 @@ std::string some_names(const Range& items, NameOf name_of, std::size_t limit) {
 }  // namespace
 
 std::string display_name(const std::string& name) {
-  return full_kernel_name(name);
+  return demangle(name);
 }
 
 double relative_error_percent(const MatchedKernel& m) {

@@ -44,21 +44,32 @@ std::string demangle(std::string_view name) {
 
 std::string full_kernel_name(std::string_view name) {
   const std::string d = demangle(name);
-  std::string out;
+  std::string s;
   for (std::size_t i = 0; i < d.size(); ++i) {
     if (!std::isspace(static_cast<unsigned char>(d[i]))) {
-      out += d[i];
+      s += d[i];
       continue;
     }
     std::size_t next = i;
     while (next < d.size() && std::isspace(static_cast<unsigned char>(d[next]))) ++next;
-    if (!out.empty() && next < d.size() && identifier_char(out.back()) &&
-        identifier_char(d[next])) {
-      out += ' ';
+    if (!s.empty() && next < d.size() && identifier_char(s.back()) && identifier_char(d[next])) {
+      s += ' ';
     }
     i = next - 1;
   }
-  return out;
+  // Drop the return type, which mangled names of non-template functions do not carry:
+  // keep what follows the last top-level blank before the parameter list.
+  if (s.empty() || s.back() != ')') return s;
+  const std::size_t open = matching_open(s, s.size() - 1, '(', ')');
+  if (open == std::string::npos) return s;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < open; ++i) {
+    if (s[i] == '<' || s[i] == '(') ++depth;
+    if (s[i] == '>' || s[i] == ')') --depth;
+    if (depth == 0 && s[i] == ' ') start = i + 1;
+  }
+  return s.substr(start);
 }
 
 std::string base_kernel_name(std::string_view name) {

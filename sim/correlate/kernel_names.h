@@ -12,8 +12,9 @@ namespace sassim::correlate {
 // returned unchanged.
 std::string demangle(std::string_view name);
 
-// The demangled form with whitespace normalized: runs of blanks are dropped except one
-// between two identifier characters ("float *" and "float*" compare equal).
+// The comparison key of a name: demangled, without the return type (mangled names of
+// non-template functions carry none), blanks dropped except one between two identifier
+// characters ("void k<float>(float *)" and "_Z1kIfEvPT_" both give "k<float>(float*)").
 std::string full_kernel_name(std::string_view name);
 
 // The bare function name: no return type, namespaces, template arguments or parameters

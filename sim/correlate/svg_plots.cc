@@ -78,7 +78,7 @@ std::string scatter_svg(const std::vector<ScatterPoint>& points, const std::stri
     svg.line(px(range.lo), py(range.lo * factor), px(range.hi), py(range.hi * factor),
              fmt::format(R"(stroke="#aaa" stroke-dasharray="5,4" {})", clip));
   }
-  svg.text(kLeft + kPlotW - 4, kTop + 14, "solid: y = x; dashed: +-20%",
+  svg.text(kLeft + kPlotW, kTop - 6, "solid: y = x; dashed: ±20%",
            R"(text-anchor="end" fill="#666" font-size="11")");
   for (const ScatterPoint* p : shown) {
     svg.circle(px(p->hw), py(p->sim), 4, R"(fill="#1f77b4" fill-opacity="0.75" stroke="#0b3d63")",

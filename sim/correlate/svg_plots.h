@@ -12,7 +12,7 @@ struct ScatterPoint {
 };
 
 // Log-log scatter of simulated (y) against hardware (x) values with the y = x line and
-// dashed +-20% lines. Points with a value <= 0 cannot be placed and are counted in a note.
+// dashed ±20% lines. Points with a value <= 0 cannot be placed and are counted in a note.
 std::string scatter_svg(const std::vector<ScatterPoint>& points, const std::string& title,
                         const std::string& x_label, const std::string& y_label);
 

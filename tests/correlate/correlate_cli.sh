@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `sassim correlate` end to end: a real run of the GTX 1080 vectoradd trace against the
+# bundled Nsight Compute and nvprof measurements, and clear errors on bad input.
+# Usage: correlate_cli.sh SASSIM_BINARY REPO_ROOT
+set -uo pipefail
+sassim="$1"
+root="$2"
+hw="$root/tests/data/hw/gtx1080-microgpusim"
+trace="$root/traces/reference/gtx1080-microgpusim/test-apps/vectoradd/traces/vectoradd-100-32-trace"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+# expect EXIT_CODE PATTERN -- COMMAND...: runs the command, checks its exit code and
+# that its output (stdout + stderr) matches the extended regular expression.
+expect() {
+  local code="$1" pattern="$2"
+  shift 3
+  local out rc
+  out="$("$@" 2>&1)"
+  rc=$?
+  if [[ "$rc" != "$code" ]] || ! grep -Eq -- "$pattern" <<<"$out"; then
+    echo "FAIL: $* -> exit $rc (wanted $code), output did not match /$pattern/:"
+    echo "$out" | head -20
+    failures=$((failures + 1))
+  else
+    echo "ok: $*"
+  fi
+}
+
+"$sassim" run -q "$trace" --out "$work/r.h5" >/dev/null || { echo "FAIL: sassim run"; exit 1; }
+nsight="$hw/profile/tests/nsight_vectoradd_100_32_metrics_all.csv"
+nvprof="$hw/test-apps/vectoradd/traces/nvprof.log"
+
+expect 0 "5773.25 +[-+][0-9.]+%" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nsight" --out "$work/ncu"
+for f in correlation.csv summary.json scatter.svg error_histogram.svg report.html; do
+  [[ -s "$work/ncu/$f" ]] || { echo "FAIL: $work/ncu/$f missing or empty"; failures=$((failures + 1)); }
+done
+expect 0 "Pearson correlation: undefined with n = 1" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nsight" --out "$work/ncu"
+expect 0 "unmatched: 0 simulated, 2 hardware" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nsight" --out "$work/ncu"
+expect 0 "4467.75" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nvprof" --out "$work/nvprof"
+expect 0 "4467.75" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nvprof" --num-sms 20 --out "$work/nvprof"
+expect 0 "8935.5" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nvprof" --num-sms 10 --out "$work/nvprof"
+expect 0 "gpu__time_duration x 1759 MHz" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nsight" --hw-metric gpu__time_duration --out "$work/t"
+expect 0 "Usage" -- "$sassim" correlate --help
+
+echo "foo,bar" >"$work/unknown.csv"
+expect 1 "unknown.csv:1: unknown hardware measurement format" -- "$sassim" correlate --sim "$work/r.h5" --hw "$work/unknown.csv" --out "$work/x"
+expect 1 "nvprof-trace|gives durations.*--clock-mhz" -- "$sassim" correlate --sim "$work/r.h5" --hw <(printf '"Start","Duration","Grid X","Name"\n1,2,1,"k"\n') --out "$work/x"
+expect 1 "nvprof.log: not an HDF5 file" -- "$sassim" correlate --sim "$nvprof" --hw "$nsight" --out "$work/x"
+expect 1 "metrics_all.csv:1: the header has no \"run_id\" column" -- "$sassim" correlate --sim "$nsight" --hw "$nsight" --out "$work/x"
+expect 1 "unknown --metric \"ipc\"" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nsight" --metric ipc --out "$work/x"
+expect 1 "no simulated kernel launch matched" -- "$sassim" correlate --sim "$work/r.h5" --hw "$root/tests/data/hw/gv100-accelwattch-hwperf/hw_perf.csv" --out "$work/x"
+expect 106 "--sim is required" -- "$sassim" correlate --hw "$nsight" --out "$work/x"
+expect 105 "File does not exist" -- "$sassim" correlate --sim "$work/none.h5" --hw "$nsight" --out "$work/x"
+
+if ((failures)); then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all passed"
