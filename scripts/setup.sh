@@ -11,6 +11,7 @@ packages=(
   liblzma-dev libzstd-dev xz-utils
   libgtest-dev libgmock-dev
   python3 python3-h5py python3-numpy
+  slurm-wlm munge
 )
 
 missing=()

@@ -7,6 +7,7 @@ namespace sassim::cli {
 void add_run_command(CLI::App& app);
 void add_config_command(CLI::App& app);
 void add_trace_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
 void add_correlate_command(CLI::App& app);
 
 }  // namespace sassim::cli

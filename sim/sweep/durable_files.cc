@@ -99,7 +99,9 @@ std::optional<PathLock> PathLock::try_lock(const fs::path& path) {
   return PathLock(fd);
 }
 
-PathLock::PathLock(PathLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+PathLock::PathLock(PathLock&& other) noexcept : fd_(other.fd_) {
+  other.fd_ = -1;
+}
 
 PathLock& PathLock::operator=(PathLock&& other) noexcept {
   if (this != &other) {

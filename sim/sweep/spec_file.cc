@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "isa/error.h"
 #include "sim/sweep/durable_files.h"
@@ -53,8 +54,9 @@ class LocatedErrors : public pb::io::ErrorCollector {
       const std::string_view source_line = lines_of_text_[static_cast<std::size_t>(line)];
       const std::size_t at = source_line.rfind(field, static_cast<std::size_t>(column));
       if (at != std::string_view::npos) column = static_cast<pb::io::ColumnNumber>(at);
-      const pb::Descriptor* descriptor = pb::DescriptorPool::generated_pool()->FindMessageTypeByName(
-          std::string(between(message, "Message type \"", "\"")));
+      const pb::Descriptor* descriptor =
+          pb::DescriptorPool::generated_pool()->FindMessageTypeByName(
+              std::string(between(message, "Message type \"", "\"")));
       if (descriptor != nullptr) {
         if (!text.empty() && text.back() == '.') text.pop_back();
         text += fmt::format(" (fields: {})", field_names(*descriptor));
@@ -87,11 +89,51 @@ std::string format_location(const std::string& source, const pb::TextFormat::Par
   return fmt::format("{}:{}:{}", source, at.line + 1, at.column + 1);
 }
 
+class IgnoreErrors : public pb::io::ErrorCollector {
+ public:
+  void AddError(int, pb::io::ColumnNumber, const std::string&) override {}
+};
+
+// The position of each value written for a repeated scalar field, in order, given the
+// positions the parser recorded for the field's names: after `name:` comes either one
+// value or a `[v1, v2, ...]` list (the parser records one position per name only).
+std::vector<pb::TextFormat::ParseLocation> value_locations(
+    std::string_view text, const std::vector<pb::TextFormat::ParseLocation>& names) {
+  std::vector<pb::TextFormat::ParseLocation> values;
+  pb::io::ArrayInputStream input(text.data(), static_cast<int>(text.size()));
+  IgnoreErrors ignore;
+  pb::io::Tokenizer tokenizer(&input, &ignore);
+  tokenizer.set_comment_style(pb::io::Tokenizer::SH_COMMENT_STYLE);
+  std::size_t next = 0;
+  while (next < names.size() && tokenizer.Next()) {
+    const auto& token = tokenizer.current();
+    if (token.line != names[next].line || token.column != names[next].column) continue;
+    ++next;
+    if (!tokenizer.Next() || tokenizer.current().text != ":" || !tokenizer.Next()) break;
+    if (tokenizer.current().text != "[") {
+      values.push_back({tokenizer.current().line, tokenizer.current().column});
+      continue;
+    }
+    bool expect_value = true;
+    while (tokenizer.Next() && tokenizer.current().text != "]") {
+      const auto& item = tokenizer.current();
+      if (item.text == ",") {
+        expect_value = true;
+      } else if (expect_value) {  // adjacent strings ("a" "b") make one value
+        values.push_back({item.line, item.column});
+        expect_value = false;
+      }
+    }
+  }
+  return values;
+}
+
 }  // namespace
 
 SpecFile SpecFile::parse(std::string_view text, const std::string& source) {
   SpecFile file;
   file.source_ = source;
+  file.text_ = std::string(text);
   file.locations_ = std::make_shared<pb::TextFormat::ParseInfoTree>();
   LocatedErrors errors(text, source);
   pb::TextFormat::Parser parser;
@@ -131,6 +173,18 @@ std::string SpecFile::where_in(std::string_view outer, int outer_index, std::str
   const pb::TextFormat::ParseInfoTree* nested = locations_->GetTreeForNested(&o, outer_index);
   if (nested == nullptr) return where(outer, outer_index);
   const pb::FieldDescriptor& f = field_of(*o.message_type(), field);
+  if (index >= 0 && f.cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+    std::vector<pb::TextFormat::ParseLocation> names;
+    for (int i = 0;; ++i) {
+      const pb::TextFormat::ParseLocation at = nested->GetLocation(&f, i);
+      if (at.line < 0) break;
+      names.push_back(at);
+    }
+    const auto values = value_locations(text_, names);
+    if (static_cast<std::size_t>(index) < values.size()) {
+      return format_location(source_, values[static_cast<std::size_t>(index)]);
+    }
+  }
   const pb::TextFormat::ParseLocation at = nested->GetLocation(&f, index);
   return at.line < 0 ? where(outer, outer_index) : format_location(source_, at);
 }

@@ -28,7 +28,8 @@ class SpecFile {
   // or "source" when the field is not written in the file.
   std::string where(std::string_view field, int index = -1) const;
   // "source:line:column" of field `field` (element `index`) inside element `outer_index`
-  // of the repeated top-level message field `outer`.
+  // of the repeated top-level message field `outer`. An element of a list
+  // (`values: ["a", "b"]`) is located at its own value.
   std::string where_in(std::string_view outer, int outer_index, std::string_view field,
                        int index = -1) const;
 
@@ -36,6 +37,7 @@ class SpecFile {
   SpecFile() = default;
   SweepSpec spec_;
   std::string source_;
+  std::string text_;
   std::shared_ptr<google::protobuf::TextFormat::ParseInfoTree> locations_;
 };
 

@@ -53,9 +53,10 @@ void load_base(const SpecFile& file, const fs::path& spec_dir, SweepPlan& plan,
                config::GpuConfig& base, Problems& problems) {
   const SweepSpec& spec = file.spec();
   if (!spec.has_base_config() || spec.base_config().empty()) {
-    problems.add(fmt::format("{}: base_config is required (a preset name such as \"a100\", or a "
-                             "config file relative to the spec)",
-                             file.source()));
+    problems.add(
+        fmt::format("{}: base_config is required (a preset name such as \"a100\", or a "
+                    "config file relative to the spec)",
+                    file.source()));
     problems.throw_if_any();
   }
   plan.base_config = spec.base_config();
@@ -86,8 +87,8 @@ void check_traces(const SpecFile& file, const fs::path& spec_dir, SweepPlan& pla
       problems.add(fmt::format("{}: trace \"{}\": no such file or folder ({})",
                                file.where("trace", i), spec.trace(i), path.string()));
     } else if (!seen.insert(path.string()).second) {
-      problems.add(fmt::format("{}: trace \"{}\" is listed twice", file.where("trace", i),
-                               spec.trace(i)));
+      problems.add(
+          fmt::format("{}: trace \"{}\" is listed twice", file.where("trace", i), spec.trace(i)));
     }
     plan.traces.push_back({written, path});
   }
@@ -187,7 +188,8 @@ void resolve_points(const SpecFile& file, const config::GpuConfig& base, SweepPl
     }
     ConfigPoint point{overrides, base, {}};
     try {
-      for (const std::string& assignment : overrides) config::apply_override(point.config, assignment);
+      for (const std::string& assignment : overrides)
+        config::apply_override(point.config, assignment);
       config::validate(point.config);
     } catch (const Error& e) {
       problems.add(fmt::format("{}: config point {}: {}", label, joined(overrides), e.what()));
@@ -201,8 +203,8 @@ void resolve_points(const SpecFile& file, const config::GpuConfig& base, SweepPl
 }
 
 std::string run_key(const SweepPlan& plan, const SweepRun& run) {
-  std::string key = "trace=" + plan.traces[run.trace].written + "\nbase_config=" +
-                    plan.base_config + "\n";
+  std::string key =
+      "trace=" + plan.traces[run.trace].written + "\nbase_config=" + plan.base_config + "\n";
   for (const std::string& assignment : plan.points[run.point].overrides) {
     key += "set=" + assignment + "\n";
   }
@@ -241,8 +243,7 @@ SweepPlan load_sweep_plan(const fs::path& spec_path, const std::optional<fs::pat
                              file.source()));
   }
   if (!(spec.slurm().poll_seconds() > 0)) {
-    problems.add(fmt::format("{}: slurm.poll_seconds must be positive",
-                             file.where("slurm")));
+    problems.add(fmt::format("{}: slurm.poll_seconds must be positive", file.where("slurm")));
   }
   problems.throw_if_any();
   resolve_points(file, base, plan, problems);
@@ -264,8 +265,8 @@ SweepPlan load_sweep_plan(const fs::path& spec_path, const std::optional<fs::pat
 }
 
 std::string run_record(const SweepPlan& plan, const SweepRun& run) {
-  return fmt::format("sassim sweep run\nid: {}\n{}config_digest: {}\n", run.id,
-                     run_key(plan, run), plan.points[run.point].config_digest);
+  return fmt::format("sassim sweep run\nid: {}\n{}config_digest: {}\n", run.id, run_key(plan, run),
+                     plan.points[run.point].config_digest);
 }
 
 }  // namespace sassim::sweep

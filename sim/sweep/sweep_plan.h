@@ -13,8 +13,8 @@
 namespace sassim::sweep {
 
 struct SweepTrace {
-  std::string written;          // as the spec writes it (normalized), recorded in results
-  std::filesystem::path path;   // absolute, what `sassim run` is given
+  std::string written;         // as the spec writes it (normalized), recorded in results
+  std::filesystem::path path;  // absolute, what `sassim run` is given
 };
 
 struct ConfigPoint {
@@ -31,14 +31,14 @@ struct SweepRun {
 };
 
 struct SweepPlan {
-  std::filesystem::path spec_path;      // absolute
-  std::string base_config;              // as the spec writes it
-  std::string base_config_arg;          // preset name or absolute path, for --config
+  std::filesystem::path spec_path;  // absolute
+  std::string base_config;          // as the spec writes it
+  std::string base_config_arg;      // preset name or absolute path, for --config
   std::vector<SweepTrace> traces;
-  std::vector<std::string> params;      // swept paths: the axes', then the points' others
+  std::vector<std::string> params;  // swept paths: the axes', then the points' others
   std::vector<ConfigPoint> points;
   std::vector<SweepRun> runs;
-  std::filesystem::path output;         // absolute
+  std::filesystem::path output;  // absolute
   SlurmOptions slurm;
 };
 

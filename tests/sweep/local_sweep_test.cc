@@ -1,0 +1,252 @@
+// `sassim sweep` on the local backend, end to end: every run's folder and marker, the
+// merged table against each run's results.h5, resuming, failures and refusals.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "configs/config_loader.h"
+#include "merged_table.h"
+#include "sim/sweep/durable_files.h"
+#include "sim/sweep/results_reader.h"
+#include "sim/sweep/sweep_plan.h"
+#include "sweep_test_support.h"
+
+namespace sassim::sweep::test {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::map<std::string, FileStamp> marker_stamps(const SweepPlan& plan) {
+  std::map<std::string, FileStamp> stamps;
+  for (const SweepRun& run : plan.runs) {
+    const fs::path dir = plan.output / "runs" / run.id;
+    if (!fs::exists(dir / "COMPLETE")) continue;
+    stamps[run.id + "/COMPLETE"] = stamp(dir / "COMPLETE");
+    stamps[run.id + "/results.h5"] = stamp(dir / "results.h5");
+  }
+  return stamps;
+}
+
+TEST(LocalSweep, RunsEveryPointAndMergesEqualToEachRunsResults) {
+  TempDir dir("local");
+  const fs::path out = dir.path() / "out";
+  const Captured ran = sassim({"sweep", sweep_data("small.txtpb"), "--out", out, "--jobs", "2"});
+  ASSERT_EQ(ran.exit_status, 0) << ran.out << ran.err;
+  const SweepPlan plan = load_sweep_plan(sweep_data("small.txtpb"), out);
+  ASSERT_EQ(plan.runs.size(), 10u);
+  for (const SweepRun& run : plan.runs) {
+    const fs::path run_dir = out / "runs" / run.id;
+    EXPECT_EQ(read_file(run_dir / "COMPLETE"), run_record(plan, run));
+    EXPECT_EQ(read_file(run_dir / "config.txtpb"), config::to_text(plan.points[run.point].config));
+    EXPECT_THAT(read_file(run_dir / "command.txt"),
+                HasSubstr(fmt::format(" run {} --config gtx1080 --set {} ",
+                                      plan.traces[run.trace].path.string(),
+                                      plan.points[run.point].overrides.at(0))));
+    EXPECT_THAT(read_file(run_dir / "log.txt"), HasSubstr("results written to results.h5"));
+    EXPECT_TRUE(results_file_complete(run_dir / "results.h5")) << run.id;
+  }
+  EXPECT_EQ(finished_ids(out).size(), 10u);
+  EXPECT_TRUE(fs::is_empty(out / ".tmp"));
+  EXPECT_FALSE(fs::exists(out / "failed"));
+
+  MergedFile merged(out / "sweep.h5");
+  const std::vector<std::string> columns = merged.columns();
+  const std::vector<std::string> leading = {
+      "run_index",           "run_id",      "trace",
+      "sm.scheduler.policy", "num_sms",     "sm.units.fp32.latency_cycles",
+      "kernel_id",           "kernel_name", "grid_x"};
+  ASSERT_GT(columns.size(), leading.size());
+  EXPECT_EQ(std::vector<std::string>(columns.begin(), columns.begin() + 9), leading);
+  const auto first_stat = std::find(columns.begin(), columns.end(), "host_seconds") + 1;
+  ASSERT_NE(first_stat, columns.end());
+  EXPECT_TRUE(std::is_sorted(first_stat, columns.end()));
+  EXPECT_EQ(*first_stat, "gpu.cta_scheduler.ctas_placed");
+  EXPECT_EQ(merged.type_class("num_sms"), H5T_INTEGER);
+  EXPECT_EQ(merged.type_class("sm.scheduler.policy"), H5T_STRING);
+
+  // One row per run (each trace has one kernel), in run order, equal to its results.h5.
+  const auto run_ids = merged.text("run_id");
+  const auto cycles = merged.unsigneds("cycles");
+  const auto ipc = merged.doubles("ipc");
+  const auto num_sms = merged.unsigneds("num_sms");
+  const auto latency = merged.unsigneds("sm.units.fp32.latency_cycles");
+  const auto names = merged.text("kernel_name");
+  const auto traces = merged.text("trace");
+  ASSERT_EQ(run_ids.size(), 10u);
+  std::vector<RunResults> results;
+  std::set<std::uint64_t> distinct_cycles;
+  for (std::size_t row = 0; row < run_ids.size(); ++row) {
+    const SweepRun& run = plan.runs[row];
+    const ConfigPoint& point = plan.points[run.point];
+    EXPECT_EQ(run_ids[row], run.id);
+    EXPECT_EQ(traces[row], plan.traces[run.trace].written);
+    EXPECT_EQ(num_sms[row], point.config.num_sms());
+    EXPECT_EQ(latency[row], point.config.sm().units().fp32().latency_cycles());
+    results.push_back(read_run_results(out / "runs" / run.id / "results.h5"));
+    const RunResults& r = results.back();
+    ASSERT_EQ(r.kernel_count, 1u);
+    EXPECT_EQ(r.kernels[9].name, "cycles");
+    EXPECT_EQ(cycles[row], std::get<std::vector<std::uint64_t>>(r.kernels[9].values)[0]);
+    EXPECT_EQ(ipc[row], std::get<std::vector<double>>(r.kernels[11].values)[0]);
+    EXPECT_EQ(names[row], std::get<std::vector<std::string>>(r.kernels[1].values)[0]);
+    distinct_cycles.insert(cycles[row]);
+  }
+  EXPECT_GT(distinct_cycles.size(), 4u);  // the points differ in their results
+  // Every counter column: the run's value, or 0 where the run has no such counter.
+  std::size_t absent = 0;
+  for (auto column = first_stat; column != columns.end(); ++column) {
+    const std::vector<double> values = merged.doubles(*column);
+    for (std::size_t row = 0; row < results.size(); ++row) {
+      const RunResults& r = results[row];
+      const auto at = std::find(r.stat_names.begin(), r.stat_names.end(), *column);
+      if (at == r.stat_names.end()) {
+        ++absent;
+        EXPECT_EQ(values[row], 0.0) << *column << " row " << row;
+      } else {
+        EXPECT_EQ(values[row], r.stat_values[static_cast<std::size_t>(at - r.stat_names.begin())])
+            << *column << " row " << row;
+      }
+    }
+  }
+  EXPECT_GT(absent, 0u);  // the 1- and 2-SM runs lack the counters of SMs 2..19
+
+  // The CSV holds the same table.
+  const auto csv = read_csv(out / "sweep.csv");
+  ASSERT_EQ(csv.size(), 11u);
+  EXPECT_EQ(csv[0], columns);
+  for (std::size_t row = 0; row < 10; ++row) {
+    EXPECT_EQ(csv[row + 1][1], run_ids[row]);
+    EXPECT_EQ(csv[row + 1][15], std::to_string(cycles[row]));
+    EXPECT_EQ(csv[row + 1][3], row % 5 < 2 || row % 5 == 4 ? "gto" : "lrr");
+    EXPECT_EQ(std::stod(csv[row + 1][17]), ipc[row]);
+  }
+}
+
+TEST(LocalSweep, RerunSkipsFinishedRunsAndRedoesIncompleteOnes) {
+  TempDir dir("rerun");
+  const fs::path out = dir.path() / "out";
+  ASSERT_EQ(sassim({"sweep", sweep_data("small.txtpb"), "--out", out, "-j", "2"}).exit_status, 0);
+  const SweepPlan plan = load_sweep_plan(sweep_data("small.txtpb"), out);
+  std::map<std::string, FileStamp> before = marker_stamps(plan);
+  const std::string csv = read_file(out / "sweep.csv");
+
+  // A run folder without its marker (a person's doing) and a stale temp folder.
+  const std::string broken = plan.runs[3].id;
+  fs::remove(out / "runs" / broken / "COMPLETE");
+  fs::create_directories(out / ".tmp" / (broken + ".dead"));
+  const Captured r = sassim({"sweep", sweep_data("small.txtpb"), "--out", out, "-j", "2"});
+  ASSERT_EQ(r.exit_status, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("9 finished earlier, 1 to run"));
+  std::map<std::string, FileStamp> after = marker_stamps(plan);
+  ASSERT_EQ(after.size(), 20u);
+  for (const auto& [file, s] : before) {
+    if (file.rfind(broken, 0) == 0) {
+      EXPECT_NE(after[file], s) << file;
+    } else {
+      EXPECT_EQ(after[file], s) << file;
+    }
+  }
+  EXPECT_TRUE(fs::is_empty(out / ".tmp"));
+  EXPECT_EQ(read_file(out / "sweep.csv").size(), csv.size());
+
+  const Captured again = sassim({"sweep", sweep_data("small.txtpb"), "--out", out});
+  EXPECT_THAT(again.out, HasSubstr("10 finished earlier, 0 to run"));
+  EXPECT_EQ(marker_stamps(plan), after);
+}
+
+TEST(LocalSweep, FailingRunIsReportedAndTheOthersComplete) {
+  TempDir dir("failing");
+  const fs::path spec = dir.path() / "spec.txtpb";
+  write_file(spec, fmt::format("base_config: \"gtx1080\"\ntrace: \"{}\"\ntrace: \"{}\"\n"
+                               "axis {{ path: \"num_sms\" values: [\"1\", \"2\"] }}\n"
+                               "output: \"out\"\n",
+                               repo_path(kVectorAdd).string(),
+                               (fs::path(SASSIM_TEST_DATA_DIR) / "cli/truncated").string()));
+  const Captured r = sassim({"sweep", spec, "-j", "2"});
+  EXPECT_EQ(r.exit_status, 1);
+  const SweepPlan plan = load_sweep_plan(spec);
+  const fs::path out = dir.path() / "out";
+  for (std::size_t i = 2; i < 4; ++i) {
+    const fs::path failed = out / "failed" / plan.runs[i].id;
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("run {} (id {}", i, plan.runs[i].id)));
+    EXPECT_THAT(r.err, HasSubstr("failed: exit status 1; log: " + (failed / "log.txt").string()));
+    EXPECT_THAT(read_file(failed / "log.txt"), HasSubstr("kernel-1.traceg"));
+    EXPECT_EQ(read_file(failed / "exit_status.txt"), "exit status 1\n");
+    EXPECT_FALSE(fs::exists(out / "runs" / plan.runs[i].id));
+  }
+  EXPECT_THAT(r.err, HasSubstr("2 of 4 runs failed"));
+  EXPECT_EQ(finished_ids(out).size(), 2u);
+  MergedFile merged(out / "sweep.h5");
+  EXPECT_EQ(merged.text("run_id"), (std::vector<std::string>{plan.runs[0].id, plan.runs[1].id}));
+
+  // A rerun retries only the failed runs.
+  const auto stamps = marker_stamps(plan);
+  const Captured again = sassim({"sweep", spec, "-j", "2"});
+  EXPECT_EQ(again.exit_status, 1);
+  EXPECT_THAT(again.out, HasSubstr("2 finished earlier, 2 to run"));
+  EXPECT_EQ(marker_stamps(plan), stamps);
+}
+
+TEST(LocalSweep, FinishedRunMadeWithAnotherConfigIsAnErrorNotReused) {
+  TempDir dir("changed");
+  const fs::path spec = dir.path() / "spec.txtpb";
+  write_file(dir.path() / "base.txtpb", "base: \"gtx1080\"\n");
+  write_file(spec, fmt::format("base_config: \"base.txtpb\"\ntrace: \"{}\"\n"
+                               "axis {{ path: \"num_sms\" values: [\"1\", \"2\"] }}\n"
+                               "output: \"out\"\n",
+                               repo_path(kVectorAdd).string()));
+  ASSERT_EQ(sassim({"sweep", spec}).exit_status, 0);
+  const auto stamps = marker_stamps(load_sweep_plan(spec));
+  write_file(dir.path() / "base.txtpb", "base: \"gtx1080\"\nl1 { hit_latency_cycles: 7 }\n");
+  const Captured r = sassim({"sweep", spec});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, HasSubstr("2 finished runs in " + (dir.path() / "out").string() +
+                               " were made with other parameters"));
+  EXPECT_EQ(marker_stamps(load_sweep_plan(spec)), stamps);
+}
+
+TEST(LocalSweep, DryRunListsTheRunsAndWritesNothing) {
+  TempDir dir("dry");
+  const Captured r =
+      sassim({"sweep", sweep_data("small.txtpb"), "--out", dir.path() / "out", "--dry-run"});
+  ASSERT_EQ(r.exit_status, 0) << r.err;
+  const SweepPlan plan = load_sweep_plan(sweep_data("small.txtpb"), dir.path() / "out");
+  for (const SweepRun& run : plan.runs) EXPECT_THAT(r.out, HasSubstr(run.id));
+  EXPECT_THAT(r.out, HasSubstr("num_sms=1 sm.units.fp32.latency_cycles=12"));
+  EXPECT_THAT(r.out, HasSubstr("10 runs (2 traces x 5 config points)"));
+  EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+
+TEST(LocalSweep, BadSpecFailsBeforeAnythingRuns) {
+  TempDir dir("badspec");
+  const fs::path spec = dir.path() / "spec.txtpb";
+  write_file(spec, fmt::format("base_config: \"gtx1080\"\ntrace: \"{}\"\n"
+                               "axis {{ path: \"num_sms\" values: [\"1\", \"lots\"] }}\n",
+                               repo_path(kVectorAdd).string()));
+  const Captured r = sassim({"sweep", spec, "--out", dir.path() / "out"});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, HasSubstr(spec.string() + ":3:"));
+  EXPECT_THAT(r.err, HasSubstr("'lots'"));
+  EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+
+TEST(LocalSweep, SecondSweepOnTheSameFolderIsRefused) {
+  TempDir dir("locked");
+  const fs::path out = dir.path() / "out";
+  fs::create_directories(out);
+  write_file(out / ".lock", "");
+  const std::optional<PathLock> held = PathLock::try_lock(out / ".lock");
+  ASSERT_TRUE(held.has_value());
+  const Captured r = sassim({"sweep", sweep_data("small.txtpb"), "--out", out});
+  EXPECT_EQ(r.exit_status, 1);
+  EXPECT_THAT(r.err, HasSubstr("another sweep is working on " + out.string()));
+  EXPECT_FALSE(fs::exists(out / "runs"));
+}
+
+}  // namespace
+}  // namespace sassim::sweep::test
