@@ -10,7 +10,7 @@ packages=(
   libhdf5-dev libfmt-dev libboost-graph-dev libcli11-dev
   liblzma-dev libzstd-dev xz-utils
   libgtest-dev libgmock-dev
-  python3 python3-h5py python3-numpy
+  python3 python3-h5py python3-numpy python3-matplotlib python3-pandas
   slurm-wlm munge
 )
 

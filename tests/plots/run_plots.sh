@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Runs each plot tool on real output: `sassim run --out` results of bundled traces (V100
+# Rodinia BFS for the CPI stack, A100 FlashInfer elementwise/GEMM kernels for the roofline)
+# and a sweep table in the merged layout (data/sweep.csv); checks the PNGs and the errors.
+# Usage: run_plots.sh SASSIM_BINARY PYTHON REPO_ROOT
+set -uo pipefail
+sassim="$1"
+python="$2"
+root="$3"
+scripts="$root/scripts"
+here="$root/tests/plots"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# run_ok OUTPUT_PNG -- COMMAND...: the command exits 0 and writes a valid PNG.
+run_ok() {
+  local png="$1"
+  shift 2
+  if ! "$@"; then
+    fail "$* exited $?"
+  elif ! "$python" "$here/check_png.py" "$png"; then
+    fail "$* wrote no valid PNG"
+  fi
+}
+
+# run_error PATTERN -- COMMAND...: the command exits 1 with a message matching PATTERN.
+run_error() {
+  local pattern="$1" out rc
+  shift 2
+  out="$("$@" 2>&1)"
+  rc=$?
+  if [[ "$rc" != 1 ]] || ! grep -Eq -- "$pattern" <<<"$out"; then
+    fail "$* -> exit $rc, output did not match /$pattern/: $out"
+  else
+    echo "ok: error /$pattern/"
+  fi
+}
+
+traces="$root/traces/reference"
+"$sassim" run -q "$traces/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1" \
+  --out "$work/bfs.h5" >/dev/null || fail "sassim run bfs"
+"$sassim" run -q "$traces/a100-flashinfer/test-traces/flashinfer-gemm/traces" \
+  --out "$work/gemm.h5" >/dev/null || fail "sassim run gemm"
+
+run_ok "$work/cpi.png" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bfs.h5" -o "$work/cpi.png"
+run_ok "$work/cpi3.png" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bfs.h5" --kernels 1,2,3 -o "$work/cpi3.png"
+run_ok "$work/roof.png" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" -o "$work/roof.png"
+run_ok "$work/roof32.png" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --flops fp32 -o "$work/roof32.png"
+run_ok "$work/roof_bfs.png" -- "$python" "$scripts/plot_roofline.py" "$work/bfs.h5" -o "$work/roof_bfs.png"
+run_ok "$work/sweep.png" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" -o "$work/sweep.png"
+run_ok "$work/sweep_ipc.png" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" --stat ipc --kernel 1 --logy -o "$work/sweep_ipc.png"
+
+for tool in plot_cpi_stack plot_roofline plot_sweep; do
+  "$python" "$scripts/$tool.py" --help | grep -q "usage:" || fail "$tool --help"
+done
+echo "not hdf5" >"$work/bad.h5"
+run_error "bad.h5: cannot open as HDF5" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bad.h5" -o "$work/x.png"
+run_error "no kernel id 99" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bfs.h5" --kernels 99 -o "$work/x.png"
+run_error "no flops.fp64x counters \\(the results have" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --flops fp64x -o "$work/x.png"
+run_error "no column nope" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" --param nope -o "$work/x.png"
+run_error "expected a sweep table" -- "$python" "$scripts/plot_sweep.py" "$work/bfs.txt" -o "$work/x.png"
+
+if ((failures)); then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all passed"
