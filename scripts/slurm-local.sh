@@ -30,32 +30,41 @@ die() {
   exit 1
 }
 
-# Sends TERM to the daemon in a pid file when that pid still runs the named program,
-# waits for it to end (KILL after 10 s), then removes the pid file.
-stop_daemon() {
-  local pidfile="$1" program="$2" pid comm i
+# The pid in a pid file when that pid still runs the named program (else nothing).
+live_pid() {
+  local pidfile="$1" program="$2" pid
   [[ -f "$pidfile" ]] || return 0
   pid="$(tr -dc '0-9' <"$pidfile")"
-  if [[ -n "$pid" ]] && comm="$(cat "/proc/$pid/comm" 2>/dev/null)" && [[ "$comm" == "$program" ]]; then
-    kill -TERM "$pid" 2>/dev/null || true
+  if [[ -n "$pid" && "$(cat "/proc/$pid/comm" 2>/dev/null)" == "$program" ]]; then echo "$pid"; fi
+}
+
+# Sends TERM to the daemons named by pid files ("PIDFILE:PROGRAM" each) whose pid
+# still runs that program, waits for them all (KILL after 10 s), removes the pid files.
+stop_daemons() {
+  local entry pid pids=() i
+  for entry in "$@"; do
+    pid="$(live_pid "${entry%%:*}" "${entry##*:}")"
+    if [[ -n "$pid" ]]; then
+      kill -TERM "$pid" 2>/dev/null || true
+      pids+=("$pid")
+    fi
+  done
+  for pid in "${pids[@]}"; do
     for ((i = 0; i < 100; i++)); do
       [[ -d "/proc/$pid" ]] || break
       sleep 0.1
     done
     if [[ -d "/proc/$pid" ]]; then
-      log "$program (pid $pid) did not stop on TERM; killing it"
+      log "pid $pid did not stop on TERM; killing it"
       kill -KILL "$pid" 2>/dev/null || true
     fi
-  fi
-  rm -f "$pidfile"
+  done
+  for entry in "$@"; do rm -f "${entry%%:*}"; done
 }
 
 # True when the pid file names a live process running the named program.
 daemon_alive() {
-  local pidfile="$1" program="$2" pid
-  [[ -f "$pidfile" ]] || return 1
-  pid="$(tr -dc '0-9' <"$pidfile")"
-  [[ -n "$pid" && "$(cat "/proc/$pid/comm" 2>/dev/null)" == "$program" ]]
+  [[ -n "$(live_pid "$1" "$2")" ]]
 }
 
 # True when nothing listens on 127.0.0.1:PORT.
@@ -215,6 +224,7 @@ start() {
       die "slurmd did not start"
     }
   fi
+  # shellcheck disable=SC2016 # the inner shell expands it
   if ! wait_for 60 bash -c '[[ "$(sinfo -h -n localhost -o %T 2>/dev/null)" == idle ]]'; then
     show_logs
     die "node localhost is not idle after 60 s (state: $(sinfo -h -n localhost -o %T 2>&1))"
@@ -225,9 +235,7 @@ start() {
 
 stop() {
   [[ -d "$dir" ]] || return 0
-  stop_daemon "$dir/slurmd.pid" slurmd
-  stop_daemon "$dir/slurmctld.pid" slurmctld
-  stop_daemon "$dir/munge/munged.pid" munged
+  stop_daemons "$dir/slurmd.pid:slurmd" "$dir/slurmctld.pid:slurmctld" "$dir/munge/munged.pid:munged"
   log "stopped the cluster in $dir"
 }
 

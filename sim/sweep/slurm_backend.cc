@@ -134,10 +134,21 @@ std::map<std::size_t, std::string> task_states(const std::string& job_id) {
     return text.substr(from, text.find(' ', from) - from);
   };
   while (std::getline(lines, line)) {
-    const std::string task = field(line, "ArrayTaskId");
-    if (task.empty() || task.find_first_not_of("0123456789") != std::string::npos) continue;
-    states[std::stoul(task)] =
+    // "ArrayTaskId=3", or a range of tasks that never started: "0-3", "2,5-7%2".
+    std::string tasks = field(line, "ArrayTaskId");
+    tasks = tasks.substr(0, tasks.find('%'));
+    const std::string state =
         fmt::format("{}, exit code {}", field(line, "JobState"), field(line, "ExitCode"));
+    std::istringstream ranges(tasks);
+    std::string range;
+    while (std::getline(ranges, range, ',')) {
+      if (range.empty() || range.find_first_not_of("0123456789-") != std::string::npos) continue;
+      const std::size_t dash = range.find('-');
+      const std::size_t first = std::stoul(range.substr(0, dash));
+      const std::size_t last =
+          dash == std::string::npos ? first : std::stoul(range.substr(dash + 1));
+      for (std::size_t t = first; t <= last; ++t) states.emplace(t, state);
+    }
   }
   return states;
 }

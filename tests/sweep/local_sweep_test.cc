@@ -133,7 +133,7 @@ TEST(LocalSweep, RerunSkipsFinishedRunsAndRedoesIncompleteOnes) {
   ASSERT_EQ(sassim({"sweep", sweep_data("small.txtpb"), "--out", out, "-j", "2"}).exit_status, 0);
   const SweepPlan plan = load_sweep_plan(sweep_data("small.txtpb"), out);
   std::map<std::string, FileStamp> before = marker_stamps(plan);
-  const std::string csv = read_file(out / "sweep.csv");
+  const auto csv = read_csv(out / "sweep.csv");
 
   // A run folder without its marker (a person's doing) and a stale temp folder.
   const std::string broken = plan.runs[3].id;
@@ -152,7 +152,10 @@ TEST(LocalSweep, RerunSkipsFinishedRunsAndRedoesIncompleteOnes) {
     }
   }
   EXPECT_TRUE(fs::is_empty(out / ".tmp"));
-  EXPECT_EQ(read_file(out / "sweep.csv").size(), csv.size());
+  const auto csv_after = read_csv(out / "sweep.csv");
+  ASSERT_EQ(csv_after.size(), csv.size());
+  EXPECT_EQ(csv_after[0], csv[0]);
+  for (std::size_t row = 1; row < csv.size(); ++row) EXPECT_EQ(csv_after[row][1], csv[row][1]);
 
   const Captured again = sassim({"sweep", sweep_data("small.txtpb"), "--out", out});
   EXPECT_THAT(again.out, HasSubstr("10 finished earlier, 0 to run"));

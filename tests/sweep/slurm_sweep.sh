@@ -36,8 +36,8 @@ start=$SECONDS
 echo "slurm sweep: $((SECONDS - start)) s"
 "$sassim" sweep "$spec" --backend local --jobs 2 --out "$work/local" || fail "the local sweep failed"
 
-runs=$(ls "$work/slurm/runs" | wc -l)
-markers=$(ls "$work/slurm"/runs/*/COMPLETE | wc -l)
+runs=$(find "$work/slurm/runs" -mindepth 1 -maxdepth 1 -type d | wc -l)
+markers=$(find "$work/slurm/runs" -mindepth 2 -maxdepth 2 -name COMPLETE | wc -l)
 ((runs == 10 && markers == 10)) || fail "expected 10 finished runs, found $runs folders and $markers markers"
 [[ -s "$work/slurm/slurm/submit-001/job_id" ]] || fail "no job id recorded"
 (($(wc -l <"$work/slurm/slurm/submit-001/manifest.tsv") == 10)) || fail "manifest does not hold 10 tasks"
@@ -57,15 +57,20 @@ diff <(without_host_time "$work/slurm/sweep.csv") <(without_host_time "$work/loc
 (($(wc -l <"$work/slurm/sweep.csv") == 11)) || fail "the merged table does not have 10 rows"
 
 # Resume: only the run without a marker is submitted again.
-victim="$(ls "$work/slurm/runs" | head -1)"
+victim="$(find "$work/slurm/runs" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | head -1)"
 rm -rf "${work:?}/slurm/runs/$victim"
-stamp_before="$(stat -c '%i %Y' "$work"/slurm/runs/*/COMPLETE)"
+# Inode and mtime of every marker but the victim's.
+marker_stamps() {
+  find "$work/slurm/runs" -mindepth 2 -maxdepth 2 -name COMPLETE -not -path "*/$victim/*" \
+    -printf '%p %i %T@\n' | sort
+}
+stamp_before="$(marker_stamps)"
 "$sassim" sweep "$spec" --backend slurm --out "$work/slurm" >"$work/rerun.log" || fail "the slurm rerun failed"
 grep -q '9 finished earlier, 1 to run' "$work/rerun.log" || fail "rerun did not skip the finished runs: $(cat "$work/rerun.log")"
 (($(wc -l <"$work/slurm/slurm/submit-002/manifest.tsv") == 1)) || fail "rerun submitted more than the missing run"
 grep -q "$victim" "$work/slurm/slurm/submit-002/manifest.tsv" || fail "rerun did not submit run $victim"
 [[ -f "$work/slurm/runs/$victim/COMPLETE" ]] || fail "run $victim was not redone"
-stamp_after="$(stat -c '%i %Y' $(ls "$work"/slurm/runs/*/COMPLETE | grep -v "/$victim/"))"
+stamp_after="$(marker_stamps)"
 [[ "$stamp_before" == "$stamp_after" ]] || fail "finished runs were rewritten by the rerun"
 diff <(without_host_time "$work/slurm/sweep.csv") <(without_host_time "$work/local/sweep.csv") >/dev/null ||
   fail "merged table changed after the rerun"
