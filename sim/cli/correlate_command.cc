@@ -59,7 +59,11 @@ void add_correlate_command(CLI::App& app) {
   cmd->add_option("--num-sms", options->num_sms,
                   "SM count of the measured GPU, for nvprof's elapsed_cycles_sm (summed over SMs)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--run", options->correlate.run_id, "run_id to take from a sweep.csv");
+  cmd->add_option("--run", options->correlate.sweep.run_id, "run_id to take from a sweep.csv");
+  cmd->add_option("--point", options->correlate.sweep.point,
+                  "config point to take from a sweep.csv: a swept parameter's value; repeat "
+                  "for several parameters")
+      ->type_name("PATH=VALUE");
   cmd->callback([options] { run(*options); });
 }
 

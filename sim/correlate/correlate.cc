@@ -45,7 +45,7 @@ Correlation correlate(const CorrelateOptions& options) {
   c.metric = options.metric;
   std::vector<SimKernel> sim;
   for (const std::string& file : options.sim_files) {
-    c.sims.push_back(read_sim_results(file, options.run_id));
+    c.sims.push_back(read_sim_results(file, options.sweep));
     sim.insert(sim.end(), c.sims.back().kernels.begin(), c.sims.back().kernels.end());
   }
   std::vector<HwKernel> hw;

@@ -18,7 +18,7 @@ struct CorrelateOptions {
   std::vector<std::string> sim_files;  // results.h5 (or a sweep.csv), concatenated in order
   std::vector<std::string> hw_files;   // measurement files, concatenated in order
   std::string metric = "cycles";       // what is compared; "cycles" is the one supported
-  std::string run_id;                  // the run of a sweep.csv to take
+  SweepSelection sweep;                // the rows of a sweep.csv to take
   HwImportOptions hw;
 };
 

@@ -5,10 +5,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
-#include <set>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "isa/error.h"
 #include "sim/correlate/csv_table.h"
@@ -79,53 +77,14 @@ SimRun read_hdf5(const std::string& file) {
   return run;
 }
 
-SimRun read_sweep_csv(const std::string& file, const std::string& run_id) {
-  const TextLines text = read_text_lines(file);
-  if (text.lines.empty()) throw Error(fmt::format("{}: empty; expected a sweep table", file));
-  const CsvTable table = read_csv_table(text, 0);
-  const char* what = "reading a sweep table (run_id, trace, kernel_id, kernel_name, ..., cycles)";
-  const std::size_t run_col = table.require_column("run_id", what);
-  const std::size_t trace_col = table.require_column("trace", what);
-  const std::size_t id_col = table.require_column("kernel_id", what);
-  const std::size_t name_col = table.require_column("kernel_name", what);
-  const std::size_t cycles_col = table.require_column("cycles", what);
-  std::set<std::string> runs;
-  for (const CsvRow& row : table.rows) runs.insert(row.fields[run_col]);
-  std::string wanted = run_id;
-  if (wanted.empty()) {
-    if (runs.size() != 1) {
-      throw Error(fmt::format("{}: the table holds {} runs ({}); choose one with --run", file,
-                              runs.size(), fmt::join(runs, ", ")));
-    }
-    wanted = *runs.begin();
-  } else if (!runs.contains(wanted)) {
-    throw Error(fmt::format("{}: no run_id {} in the table (runs: {})", file, wanted,
-                            fmt::join(runs, ", ")));
-  }
-  SimRun run{file, "", "sweep run " + wanted, std::nullopt, {}};
-  for (const CsvRow& row : table.rows) {
-    if (row.fields[run_col] != wanted) continue;
-    const auto cycles = parse_number(row.fields[cycles_col]);
-    const auto id = parse_number(row.fields[id_col]);
-    if (!cycles || !id || *id < 0) {
-      throw Error(
-          fmt::format("{} expected numbers in kernel_id and cycles, found \"{}\" and \"{}\"",
-                      at(file, row.line), row.fields[id_col], row.fields[cycles_col]));
-    }
-    run.trace = row.fields[trace_col];
-    run.kernels.push_back({row.fields[name_col], static_cast<std::uint32_t>(*id), *cycles, file});
-  }
-  return run;
-}
-
 }  // namespace
 
-SimRun read_sim_results(const std::string& file, const std::string& run_id) {
-  if (file.ends_with(".csv")) return read_sweep_csv(file, run_id);
-  if (!run_id.empty()) {
+SimRun read_sim_results(const std::string& file, const SweepSelection& selection) {
+  if (file.ends_with(".csv")) return read_sweep_csv(file, selection);
+  if (!selection.run_id.empty() || !selection.point.empty()) {
     throw Error(
-        fmt::format("{}: --run selects a run of a sweep table (.csv); a results file "
-                    "holds one run",
+        fmt::format("{}: --run and --point select rows of a sweep table (.csv); a "
+                    "results file holds one run",
                     file));
   }
   try {

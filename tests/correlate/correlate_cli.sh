@@ -54,6 +54,19 @@ expect 1 "no simulated kernel launch matched" -- "$sassim" correlate --sim "$wor
 expect 106 "--sim is required" -- "$sassim" correlate --hw "$nsight" --out "$work/x"
 expect 105 "File does not exist" -- "$sassim" correlate --sim "$work/none.h5" --hw "$nsight" --out "$work/x"
 
+# One config point of a real sweep.
+if "$sassim" sweep --help >/dev/null 2>&1; then
+  cat >"$work/spec.txtpb" <<EOF
+base_config: "gtx1080"
+trace: "$trace"
+axis { path: "l2.hit_latency_cycles" values: ["50", "100"] }
+output: "$work/sweep"
+EOF
+  "$sassim" sweep "$work/spec.txtpb" -j 1 --no-progress >/dev/null || { echo "FAIL: sassim sweep"; failures=$((failures + 1)); }
+  expect 0 "4467.75" -- "$sassim" correlate --sim "$work/sweep/sweep.csv" --point l2.hit_latency_cycles=100 --hw "$nvprof" --out "$work/sw"
+  expect 1 "2 runs of trace .* remain" -- "$sassim" correlate --sim "$work/sweep/sweep.csv" --hw "$nvprof" --out "$work/sw"
+fi
+
 if ((failures)); then
   echo "$failures failure(s)"
   exit 1

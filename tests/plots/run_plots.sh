@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs each plot tool on real output: `sassim run --out` results of bundled traces (V100
-# Rodinia BFS for the CPI stack, A100 FlashInfer elementwise/GEMM kernels for the roofline)
-# and a sweep table in the merged layout (data/sweep.csv); checks the PNGs and the errors.
+# Rodinia BFS for the CPI stack, A100 FlashInfer elementwise/GEMM kernels for the roofline),
+# a real `sassim sweep` of two GTX 1080 traces, and a sweep table in the merged layout
+# (data/sweep.csv); checks the PNGs and the errors.
 # Usage: run_plots.sh SASSIM_BINARY PYTHON REPO_ROOT
 set -uo pipefail
 sassim="$1"
@@ -55,6 +56,24 @@ run_ok "$work/roof32.png" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h
 run_ok "$work/roof_bfs.png" -- "$python" "$scripts/plot_roofline.py" "$work/bfs.h5" -o "$work/roof_bfs.png"
 run_ok "$work/sweep.png" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" -o "$work/sweep.png"
 run_ok "$work/sweep_ipc.png" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" --stat ipc --kernel 1 --logy -o "$work/sweep_ipc.png"
+
+# A real sweep, when this sassim has the sweep command.
+if "$sassim" sweep --help >/dev/null 2>&1; then
+  gtx="$traces/gtx1080-microgpusim/test-apps"
+  cat >"$work/spec.txtpb" <<EOF
+base_config: "gtx1080"
+trace: "$gtx/vectoradd/traces/vectoradd-100-32-trace"
+trace: "$gtx/matrixmul/traces/matrixmul-32-32-trace"
+axis { path: "l2.hit_latency_cycles" values: ["50", "100", "200"] }
+output: "$work/sweep"
+EOF
+  "$sassim" sweep "$work/spec.txtpb" -j 2 --no-progress >/dev/null || fail "sassim sweep"
+  run_ok "$work/real_sweep.png" -- "$python" "$scripts/plot_sweep.py" "$work/sweep/sweep.csv" -o "$work/real_sweep.png"
+  run_ok "$work/real_sweep_h5.png" -- "$python" "$scripts/plot_sweep.py" "$work/sweep/sweep.h5" \
+    --stat "gpu.sm[*].warp_cycles.long_scoreboard" -o "$work/real_sweep_h5.png"
+else
+  echo "note: this sassim has no sweep command; plot_sweep ran on data/sweep.csv only"
+fi
 
 for tool in plot_cpi_stack plot_roofline plot_sweep; do
   "$python" "$scripts/$tool.py" --help | grep -q "usage:" || fail "$tool --help"
