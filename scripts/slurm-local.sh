@@ -206,7 +206,11 @@ start() {
   fi
   mkdir -p "$dir/state" "$dir/spool" "$dir/log"
   start_munge
-  write_conf
+  # A daemon of an earlier start still running keeps the config (and ports) it read.
+  if [[ ! -f "$dir/slurm.conf" ]] ||
+    ! { daemon_alive "$dir/slurmctld.pid" slurmctld || daemon_alive "$dir/slurmd.pid" slurmd; }; then
+    write_conf
+  fi
   export SLURM_CONF="$dir/slurm.conf"
   if ! daemon_alive "$dir/slurmctld.pid" slurmctld; then
     slurmctld -f "$SLURM_CONF" || {
