@@ -1,6 +1,7 @@
 #include "sim/sweep/sweep.h"
 
 #include <algorithm>
+#include <fstream>
 #include <system_error>
 #include <thread>
 
@@ -98,7 +99,8 @@ void run_sweep(const SweepOptions& options) {
     }
     return;
   }
-  if (!fs::exists(layout.lock_file(), ec)) write_file_durably(layout.lock_file(), "");
+  // Created in place (never replaced), so every sweep locks the same file.
+  std::ofstream(layout.lock_file(), std::ios::app).close();
   const std::optional<PathLock> lock = PathLock::try_lock(layout.lock_file());
   if (!lock) {
     throw Error(fmt::format("another sweep is working on {} (it holds {})", layout.root.string(),
