@@ -35,7 +35,9 @@ def main():
         try:
             wanted = {int(k) for k in args.kernels.split(",")}
         except ValueError as e:
-            raise sr.ResultsError(f"--kernels: expected comma-separated ids, got '{args.kernels}'") from e
+            raise sr.ResultsError(
+                f"--kernels: expected comma-separated ids, got '{args.kernels}'"
+            ) from e
         ids = results.kernels["kernel_id"].to_numpy()
         missing = wanted - set(int(i) for i in ids)
         if missing:
@@ -52,7 +54,8 @@ def main():
     colors = plt.get_cmap("tab20").colors
     for i, state in enumerate(stack.columns):
         values = stack[state].to_numpy()
-        ax.bar(range(len(labels)), values, bottom=bottom, label=state, color=colors[i % len(colors)])
+        ax.bar(range(len(labels)), values, bottom=bottom, label=state,
+               color=colors[i % len(colors)])
         bottom = [b + v for b, v in zip(bottom, values)]
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=8)

@@ -31,7 +31,8 @@ def main():
     parser.add_argument("results", help="results file of `sassim run --out` (.h5)")
     parser.add_argument("-o", "--out", default="roofline.png", help="PNG to write")
     parser.add_argument(
-        "--flops", help="comma-separated FLOP types to count (fp32, fp64, fp16, tensor; default all)"
+        "--flops",
+        help="comma-separated FLOP types to count (fp32, fp64, fp16, tensor; default all)",
     )
     parser.add_argument("--title", help="plot title (default: the results file name)")
     args = parser.parse_args()

@@ -28,7 +28,8 @@ def main():
     parser.add_argument("table", help="the sweep's merged table (sweep.csv or sweep.h5)")
     parser.add_argument("--param", help="swept parameter for the x axis (default: the only one)")
     parser.add_argument("--stat", default="cycles", help="column to plot (default: cycles)")
-    parser.add_argument("--kernel", type=int, help="only this kernel id (default: sum over kernels)")
+    parser.add_argument("--kernel", type=int,
+                        help="only this kernel id (default: sum over kernels)")
     parser.add_argument("--logy", action="store_true", help="logarithmic y axis")
     parser.add_argument("-o", "--out", default="sweep.png", help="PNG to write")
     args = parser.parse_args()

@@ -16,11 +16,12 @@ inline std::filesystem::path hw_data(const std::string& relative) {
   return std::filesystem::path(SASSIM_TEST_DATA_DIR) / "hw" / relative;
 }
 
-inline const char* kNsightCsv =
+inline constexpr const char* kNsightCsv =
     "gtx1080-microgpusim/profile/tests/nsight_vectoradd_100_32_metrics_all.csv";
-inline const char* kNvprofMetrics =
+inline constexpr const char* kNvprofMetrics =
     "gtx1080-microgpusim/profile/tests/nvprof_vectoradd_100_32_metrics_all.txt";
-inline const char* kNvprofLog = "gtx1080-microgpusim/test-apps/vectoradd/traces/nvprof.log";
+inline constexpr const char* kNvprofLog =
+    "gtx1080-microgpusim/test-apps/vectoradd/traces/nvprof.log";
 
 // A fresh folder named after the running test, removed when the fixture ends.
 class ScratchDir : public ::testing::Test {

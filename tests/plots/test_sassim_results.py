@@ -168,7 +168,8 @@ class SweepTable(unittest.TestCase):
     def test_wildcards_sum_counter_columns(self):
         cols = sr.stat_columns(self.table, "gpu.sm[*].warp_insts")
         self.assertEqual(cols, ["gpu.sm[0].warp_insts", "gpu.sm[1].warp_insts"])
-        s = sr.sweep_series(self.table, "l2.hit_latency_cycles", "gpu.sm[*].warp_cycles.long_scoreboard")
+        s = sr.sweep_series(self.table, "l2.hit_latency_cycles",
+                            "gpu.sm[*].warp_cycles.long_scoreboard")
         self.assertEqual(s["traces/bfs"][1][0], 3000 + 2000 + 100 + 90)
 
     def test_rates_are_averaged(self):
@@ -177,7 +178,8 @@ class SweepTable(unittest.TestCase):
 
     def test_several_axes_and_categorical_values(self):
         t = self.table.copy()
-        t.insert(4, "sm.scheduler.policy", ["gto", "gto", "lrr", "lrr", "gto", "gto", "gto", "lrr", "gto"])
+        policies = ["gto", "gto", "lrr", "lrr", "gto", "gto", "gto", "lrr", "gto"]
+        t.insert(4, "sm.scheduler.policy", policies)
         self.assertEqual(sr.sweep_axes(t), ["l2.hit_latency_cycles", "sm.scheduler.policy"])
         s = sr.sweep_series(t, "sm.scheduler.policy", "cycles")
         self.assertIn("traces/bfs, l2.hit_latency_cycles=50", s)
