@@ -75,21 +75,27 @@ class LocatedErrors : public pb::io::ErrorCollector {
 
 }  // namespace
 
-GpuConfig parse_config_text(std::string_view text, const std::string& source) {
+void parse_text_message(std::string_view text, const std::string& source, std::string_view what,
+                        pb::Message& message, pb::TextFormat::ParseInfoTree* locations) {
   LocatedErrors errors(text, source);
   pb::TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors);
-  GpuConfig config;
-  const bool ok = parser.ParseFromString(std::string(text), &config);
+  if (locations != nullptr) parser.WriteLocationsTo(locations);
+  const bool ok = parser.ParseFromString(std::string(text), &message);
   if (!ok || !errors.lines().empty()) {
-    std::string message;
+    std::string joined;
     for (const std::string& line : errors.lines()) {
-      if (!message.empty()) message += '\n';
-      message += line;
+      if (!joined.empty()) joined += '\n';
+      joined += line;
     }
-    if (message.empty()) message = fmt::format("{}: cannot parse config", source);
-    throw Error(message);
+    if (joined.empty()) joined = fmt::format("{}: cannot parse {}", source, what);
+    throw Error(joined);
   }
+}
+
+GpuConfig parse_config_text(std::string_view text, const std::string& source) {
+  GpuConfig config;
+  parse_text_message(text, source, "config", config);
   return config;
 }
 

@@ -7,6 +7,7 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include "configs/text_parser.h"
 #include "isa/error.h"
 #include "sim/sweep/durable_files.h"
 
@@ -15,66 +16,6 @@ namespace sassim::sweep {
 namespace {
 
 namespace pb = google::protobuf;
-
-std::string_view between(std::string_view text, std::string_view open, std::string_view close) {
-  const std::size_t start = text.find(open);
-  if (start == std::string_view::npos) return {};
-  const std::size_t from = start + open.size();
-  const std::size_t end = text.find(close, from);
-  return end == std::string_view::npos ? std::string_view{} : text.substr(from, end - from);
-}
-
-std::string field_names(const pb::Descriptor& message) {
-  std::string names;
-  for (int i = 0; i < message.field_count(); ++i) {
-    names += (i > 0 ? ", " : "") + message.field(i)->name();
-  }
-  return names;
-}
-
-// Turns the parser's 0-based positions into "source:line:column: message" lines; an
-// unknown field is pointed at by its name (the parser reports the token after it)
-// and the message's known fields are listed.
-class LocatedErrors : public pb::io::ErrorCollector {
- public:
-  LocatedErrors(std::string_view text, const std::string& source) : source_(source) {
-    std::size_t start = 0;
-    while (start <= text.size()) {
-      const std::size_t end = text.find('\n', start);
-      lines_of_text_.push_back(text.substr(start, end == text.npos ? text.npos : end - start));
-      if (end == text.npos) break;
-      start = end + 1;
-    }
-  }
-
-  void AddError(int line, pb::io::ColumnNumber column, const std::string& message) override {
-    std::string text = message;
-    const std::string_view field = between(message, "has no field named \"", "\"");
-    if (!field.empty() && line >= 0 && static_cast<std::size_t>(line) < lines_of_text_.size()) {
-      const std::string_view source_line = lines_of_text_[static_cast<std::size_t>(line)];
-      const std::size_t at = source_line.rfind(field, static_cast<std::size_t>(column));
-      if (at != std::string_view::npos) column = static_cast<pb::io::ColumnNumber>(at);
-      const pb::Descriptor* descriptor =
-          pb::DescriptorPool::generated_pool()->FindMessageTypeByName(
-              std::string(between(message, "Message type \"", "\"")));
-      if (descriptor != nullptr) {
-        if (!text.empty() && text.back() == '.') text.pop_back();
-        text += fmt::format(" (fields: {})", field_names(*descriptor));
-      }
-    }
-    lines_.push_back(fmt::format("{}:{}:{}: {}", source_, line + 1, column + 1, text));
-  }
-  void AddWarning(int line, pb::io::ColumnNumber column, const std::string& message) override {
-    lines_.push_back(fmt::format("{}:{}:{}: warning: {}", source_, line + 1, column + 1, message));
-  }
-
-  const std::vector<std::string>& lines() const { return lines_; }
-
- private:
-  std::string source_;
-  std::vector<std::string_view> lines_of_text_;
-  std::vector<std::string> lines_;
-};
 
 const pb::FieldDescriptor& field_of(const pb::Descriptor& message, std::string_view name) {
   const pb::FieldDescriptor* field = message.FindFieldByName(std::string(name));
@@ -135,20 +76,7 @@ SpecFile SpecFile::parse(std::string_view text, const std::string& source) {
   file.source_ = source;
   file.text_ = std::string(text);
   file.locations_ = std::make_shared<pb::TextFormat::ParseInfoTree>();
-  LocatedErrors errors(text, source);
-  pb::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&errors);
-  parser.WriteLocationsTo(file.locations_.get());
-  const bool ok = parser.ParseFromString(std::string(text), &file.spec_);
-  if (!ok || !errors.lines().empty()) {
-    std::string message;
-    for (const std::string& line : errors.lines()) {
-      if (!message.empty()) message += '\n';
-      message += line;
-    }
-    if (message.empty()) message = fmt::format("{}: cannot parse the sweep spec", source);
-    throw Error(message);
-  }
+  config::parse_text_message(text, source, "the sweep spec", file.spec_, file.locations_.get());
   return file;
 }
 
