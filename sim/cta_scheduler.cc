@@ -1,5 +1,7 @@
 #include "sim/cta_scheduler.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "isa/error.h"
@@ -11,53 +13,89 @@ CtaScheduler::CtaScheduler(std::vector<Sm*> sms, Clock /*core*/) : sms_(std::mov
 }
 
 void CtaScheduler::start_kernel(traces::KernelTrace& kernel, const KernelContext& context) {
-  kernel_ = &kernel;
-  context_ = &context;
-  round_robin_ = 0;
-  read_next();
+  auto running = std::make_unique<Running>();
+  running->trace = &kernel;
+  running->context = &context;
+  read_next(*running);
+  // A kernel starting alone spreads from SM 0, as after a fresh launch.
+  if (kernels_.empty()) round_robin_ = 0;
+  kernels_.push_back(std::move(running));
   wake_ = true;
 }
 
-void CtaScheduler::read_next() {
-  next_ = kernel_->next_cta();
-  if (!next_) {
-    kernel_ = nullptr;  // every CTA of the kernel has been placed
-    return;
+CtaScheduler::Running* CtaScheduler::find(const KernelContext& context) {
+  for (auto& k : kernels_) {
+    if (k->context == &context) return k.get();
   }
-  if (next_->warps.size() > context_->cta.warps) {
+  return nullptr;
+}
+
+const CtaScheduler::Running* CtaScheduler::find(const KernelContext& context) const {
+  for (const auto& k : kernels_) {
+    if (k->context == &context) return k.get();
+  }
+  return nullptr;
+}
+
+bool CtaScheduler::kernel_done(const KernelContext& context) const {
+  const Running* k = find(context);
+  return k == nullptr || (!k->next && k->in_flight == 0);
+}
+
+void CtaScheduler::remove_kernel(const KernelContext& context) {
+  std::erase_if(kernels_, [&](const auto& k) { return k->context == &context; });
+}
+
+void CtaScheduler::read_next(Running& k) {
+  k.next = k.trace->next_cta();
+  if (k.next && k.next->warps.size() > k.context->cta.warps) {
+    const traces::KernelInfo& info = *k.context->info;
     throw Error(fmt::format("{}: CTA ({},{},{}) has {} warps, more than the {} of its block size",
-                            context_->info->source, next_->id.x, next_->id.y, next_->id.z,
-                            next_->warps.size(), context_->cta.warps));
+                            info.source, k.next->id.x, k.next->id.y, k.next->id.z,
+                            k.next->warps.size(), k.context->cta.warps));
   }
 }
 
-void CtaScheduler::cta_retired(std::uint32_t /*sm_id*/) {
-  --in_flight_;
-  if (next_) wake_ = true;
+bool CtaScheduler::any_waiting() const {
+  return std::any_of(kernels_.begin(), kernels_.end(),
+                     [](const auto& k) { return k->next.has_value(); });
+}
+
+void CtaScheduler::cta_retired(std::uint32_t /*sm_id*/, const KernelContext& kernel) {
+  if (Running* k = find(kernel)) --k->in_flight;
+  if (any_waiting()) wake_ = true;
 }
 
 bool CtaScheduler::tick(std::uint64_t cycle, Picos /*now*/) {
   wake_ = false;
   bool placed_any = false;
   const std::size_t n = sms_.size();
-  for (std::size_t visited = 0; visited < n && next_; ++visited) {
+  for (std::size_t visited = 0; visited < n && any_waiting(); ++visited) {
     Sm& sm = *sms_[round_robin_];
     round_robin_ = (round_robin_ + 1) % n;
-    if (!sm.can_accept(context_->cta)) continue;
-    ++in_flight_;
-    ++ctas_placed_;
-    placed_any = true;
-    sm.accept(std::move(*next_), *context_, cycle);
-    read_next();
+    for (auto& k : kernels_) {
+      if (!k->next || !sm.can_accept(k->context->cta)) continue;
+      ++k->in_flight;
+      ++ctas_placed_;
+      placed_any = true;
+      sm.accept(std::move(*k->next), *k->context, cycle);
+      read_next(*k);
+      break;  // one CTA per SM per cycle
+    }
   }
   // More CTAs may fit next cycle only if this cycle placed some; otherwise wait for a retirement.
-  wake_ = wake_ || (placed_any && next_.has_value());
+  wake_ = wake_ || (placed_any && any_waiting());
   return placed_any;
 }
 
 std::string CtaScheduler::describe_state() const {
-  return fmt::format("{} CTAs placed, {} resident, {}", ctas_placed_, in_flight_,
-                     next_ ? "next CTA waiting for room" : "no CTA waiting");
+  std::string out =
+      fmt::format("{} CTAs placed; {} kernels running", ctas_placed_, kernels_.size());
+  for (const auto& k : kernels_) {
+    out += fmt::format("; kernel {}: {} CTAs resident, {}", k->context->info->id, k->in_flight,
+                       k->next ? "next CTA waiting for room" : "all CTAs placed");
+  }
+  return out;
 }
 
 void CtaScheduler::report(StatSink& sink) const {

@@ -1,9 +1,12 @@
 #pragma once
-// Places the running kernel's CTAs on SMs within their occupancy limits: each core
-// cycle at most one new CTA per SM, visiting SMs round robin from where the last
-// placement stopped (so a small grid spreads over the GPU as the hardware does).
-// CTAs are read from the trace only when they are placed.
+// Places the CTAs of the running kernels on SMs within their occupancy limits: each
+// core cycle at most one new CTA per SM, visiting SMs round robin from where the last
+// placement stopped (so a small grid spreads over the GPU as the hardware does), and
+// taking CTAs from the earliest-started kernel that still has some and fits, so that
+// concurrent kernels fill what the earlier ones leave free. CTAs are read from the
+// trace only when they are placed.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,31 +21,39 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
  public:
   CtaScheduler(std::vector<Sm*> sms, Clock core);
 
-  // Starts placing the CTAs of a kernel. The kernel and context outlive the run.
+  // Starts placing the CTAs of a kernel. The kernel and context outlive it.
   void start_kernel(traces::KernelTrace& kernel, const KernelContext& context);
-  // True when every CTA of the current kernel was placed and has retired.
-  bool kernel_done() const { return kernel_ == nullptr && in_flight_ == 0; }
+  // True when every CTA of the kernel was placed and has retired.
+  bool kernel_done(const KernelContext& context) const;
+  // Forgets a finished kernel.
+  void remove_kernel(const KernelContext& context);
   std::uint64_t ctas_placed() const { return ctas_placed_; }
 
-  void cta_retired(std::uint32_t sm_id) override;
+  void cta_retired(std::uint32_t sm_id, const KernelContext& kernel) override;
 
   bool tick(std::uint64_t cycle, Picos now) override;
   Picos next_event_ps() const override { return wake_ ? 0 : kNever; }
-  bool busy() const override { return !kernel_done(); }
+  bool busy() const override { return !kernels_.empty(); }
   const std::string& name() const override { return name_; }
   std::string describe_state() const override;
   void report(StatSink& sink) const override;
 
  private:
-  void read_next();
+  struct Running {
+    traces::KernelTrace* trace = nullptr;
+    const KernelContext* context = nullptr;
+    std::optional<traces::CtaTrace> next;  // read ahead; empty once all were read
+    std::uint64_t in_flight = 0;
+  };
+  Running* find(const KernelContext& context);
+  const Running* find(const KernelContext& context) const;
+  void read_next(Running& k);
+  bool any_waiting() const;
 
   std::string name_ = "gpu.cta_scheduler";
   std::vector<Sm*> sms_;
-  traces::KernelTrace* kernel_ = nullptr;
-  const KernelContext* context_ = nullptr;
-  std::optional<traces::CtaTrace> next_;
+  std::vector<std::unique_ptr<Running>> kernels_;  // in start order
   std::size_t round_robin_ = 0;
-  std::uint64_t in_flight_ = 0;
   std::uint64_t ctas_placed_ = 0;
   bool wake_ = false;
 };

@@ -1,12 +1,14 @@
 #include "sim/gpu.h"
 
 #include <chrono>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "configs/derived.h"
 #include "isa/arch.h"
 #include "isa/error.h"
+#include "sim/launch_graph.h"
 
 namespace sassim::sim {
 namespace {
@@ -94,42 +96,58 @@ void Gpu::memcpy_to_device(std::uint64_t address, std::uint64_t bytes) {
   memory_->memcpy_to_device(address, bytes);
 }
 
-KernelResult Gpu::run_kernel(traces::KernelTrace& kernel) {
-  const auto host_start = std::chrono::steady_clock::now();
-  const traces::KernelInfo& info = kernel.info();
-  ExecTiming timing(config_.sm(), info.arch, *isa::arch_from_name(config_.arch()));
+struct Gpu::Launch {
+  std::unique_ptr<traces::KernelTrace> owned;  // set when the launch came from a workload
+  traces::KernelTrace* trace = nullptr;
+  std::size_t order = 0;  // position in launch order (and vertex of the launch graph)
+  std::unique_ptr<ExecTiming> timing;
   KernelContext context;
+  KernelContext::Progress progress;
+  StatsSnapshot before;
+  std::uint64_t start_cycle = 0;
+  std::chrono::steady_clock::time_point host_start;
+};
+
+std::unique_ptr<Gpu::Launch> Gpu::prepare(traces::KernelTrace& kernel, std::size_t order) {
+  auto launch = std::make_unique<Launch>();
+  launch->trace = &kernel;
+  launch->order = order;
+  const traces::KernelInfo& info = kernel.info();
+  launch->timing =
+      std::make_unique<ExecTiming>(config_.sm(), info.arch, *isa::arch_from_name(config_.arch()));
+  KernelContext& context = launch->context;
   context.info = &info;
   context.statics = &kernel.statics();
-  context.timing = &timing;
+  context.timing = launch->timing.get();
   context.cta = cta_resources(info, config_);
   context.shared_window_size = kSharedWindowBytes;
   context.local_window_size = kLocalWindowBytes;
+  context.progress = &launch->progress;
   check_fits(info, context.cta, config_);
+  return launch;
+}
 
-  if (kernels_done_ > 0) {
-    const Clock core = engine_.clock(ClockDomain::kCore);
-    engine_.advance_to(engine_.now() +
-                       core.edge(config_.simulation().kernel_launch_latency_cycles()));
-  }
-  const StatsSnapshot before = snapshot();
-  const std::uint64_t start_cycle = core_cycle();
-  cta_scheduler_->start_kernel(kernel, context);
-  const std::uint64_t insts_before = total_warp_insts();
-  std::uint64_t steps = 0;
-  engine_.run_until([&] {
-    if (progress_ && (++steps & 0xffff) == 0) {
-      progress_({kernels_done_, &info, core_cycle(), total_warp_insts()});
-    }
-    return cta_scheduler_->kernel_done() && memory_idle();
-  });
+void Gpu::start(Launch& launch) {
+  launch.host_start = std::chrono::steady_clock::now();
+  launch.before = snapshot();
+  launch.start_cycle = core_cycle();
+  cta_scheduler_->start_kernel(*launch.trace, launch.context);
+}
 
+bool Gpu::finished(const Launch& launch, std::size_t running) const {
+  // A kernel running alone also waits for its memory traffic to drain; with others
+  // running, it ends when its last CTA retires.
+  return cta_scheduler_->kernel_done(launch.context) && (running > 1 || memory_idle());
+}
+
+KernelResult Gpu::finish(Launch& launch) {
+  cta_scheduler_->remove_kernel(launch.context);
   KernelResult r;
-  r.info = info;
-  r.start_cycle = start_cycle;
-  r.cycles = core_cycle() - start_cycle;
-  r.warp_insts = total_warp_insts() - insts_before;
-  r.stats = snapshot().minus(before);
+  r.info = launch.trace->info();
+  r.start_cycle = launch.start_cycle;
+  r.cycles = core_cycle() - launch.start_cycle;
+  r.warp_insts = launch.progress.warp_insts;
+  r.stats = snapshot().minus(launch.before);
   r.ipc = r.cycles == 0 ? 0.0 : static_cast<double>(r.warp_insts) / static_cast<double>(r.cycles);
   const double l1_accesses = r.stats.sum("gpu.sm[", ".l1.sector_accesses");
   const double l2_accesses = r.stats.sum("gpu.l2.slice[", ".sector_accesses");
@@ -141,25 +159,121 @@ KernelResult Gpu::run_kernel(traces::KernelTrace& kernel) {
   const double seconds = static_cast<double>(r.cycles) / (config_.clocks().core_mhz() * 1e6);
   r.dram_gbps = seconds == 0 ? 0.0 : r.dram_bytes / seconds / 1e9;
   r.host_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.host_start).count();
   ++kernels_done_;
   return r;
 }
 
+void Gpu::run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
+                                 std::vector<std::unique_ptr<Launch>>& finished_launches) {
+  std::uint64_t steps = 0;
+  engine_.run_until([&] {
+    if (progress_ && (++steps & 0xffff) == 0) {
+      progress_({kernels_done_, &running.front()->trace->info(), core_cycle(), total_warp_insts()});
+    }
+    for (const auto& launch : running) {
+      if (finished(*launch, running.size())) return true;
+    }
+    return false;
+  });
+  // Every launch that is done at this cycle finishes now, in launch order.
+  const std::size_t count = running.size();
+  for (auto it = running.begin(); it != running.end();) {
+    if (finished(**it, count)) {
+      finished_launches.push_back(std::move(*it));
+      it = running.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+KernelResult Gpu::run_kernel(traces::KernelTrace& kernel) {
+  auto launch = prepare(kernel, 0);
+  if (kernels_done_ > 0) {
+    engine_.advance_to(engine_.now() +
+                       engine_.clock(ClockDomain::kCore)
+                           .edge(config_.simulation().kernel_launch_latency_cycles()));
+  }
+  start(*launch);
+  std::vector<std::unique_ptr<Launch>> running, done;
+  running.push_back(std::move(launch));
+  while (done.empty()) run_until_one_finishes(running, done);
+  return finish(*done.front());
+}
+
 std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCallback& progress) {
   progress_ = progress;
-  std::vector<KernelResult> results;
-  while (auto command = workload.next()) {
-    if (auto* copy = std::get_if<traces::MemcpyHtoD>(&*command)) {
-      memcpy_to_device(copy->address, copy->bytes);
+  LaunchGraph graph;
+  std::vector<std::unique_ptr<Launch>> pending, running, done;
+  std::vector<std::optional<KernelResult>> results;
+  std::optional<traces::MemcpyHtoD> held_copy;  // waits for every launch before it
+  bool end_of_trace = false;
+  const std::size_t max_running = config_.simulation().max_concurrent_kernels();
+
+  while (true) {
+    // Read ahead while launches could start (a held copy stops reading).
+    while (!end_of_trace && !held_copy && pending.size() + running.size() < max_running) {
+      std::optional<traces::Command> command = workload.next();
+      if (!command) {
+        end_of_trace = true;
+        break;
+      }
+      if (auto* copy = std::get_if<traces::MemcpyHtoD>(&*command)) {
+        if (pending.empty() && running.empty()) {
+          memcpy_to_device(copy->address, copy->bytes);
+        } else {
+          held_copy = *copy;
+        }
+        continue;
+      }
+      auto& kernel_launch = std::get<traces::KernelLaunch>(*command);
+      const std::size_t order = graph.add_launch(kernel_launch.kernel->info().stream_id);
+      auto launch = prepare(*kernel_launch.kernel, order);
+      launch->owned = std::move(kernel_launch.kernel);
+      pending.push_back(std::move(launch));
+      results.emplace_back();
+    }
+    // Start, in launch order, every pending launch whose dependencies are done.
+    for (auto it = pending.begin(); it != pending.end() && running.size() < max_running;) {
+      if (!graph.ready((*it)->order)) {
+        ++it;
+        continue;
+      }
+      if (running.empty() && kernels_done_ > 0) {
+        const Clock core = engine_.clock(ClockDomain::kCore);
+        engine_.advance_to(engine_.now() +
+                           core.edge(config_.simulation().kernel_launch_latency_cycles()));
+      }
+      start(**it);
+      running.push_back(std::move(*it));
+      it = pending.erase(it);
+    }
+    if (running.empty()) {
+      if (!pending.empty()) {
+        throw Error("internal: kernel launches wait on each other with nothing running");
+      }
+      if (held_copy) {
+        memcpy_to_device(held_copy->address, held_copy->bytes);
+        held_copy.reset();
+        continue;
+      }
+      if (end_of_trace) break;
       continue;
     }
-    auto& launch = std::get<traces::KernelLaunch>(*command);
-    results.push_back(run_kernel(*launch.kernel));
-    if (progress_) progress_({kernels_done_, nullptr, core_cycle(), total_warp_insts()});
+    run_until_one_finishes(running, done);
+    for (auto& launch : done) {
+      graph.mark_done(launch->order);
+      results[launch->order] = finish(*launch);
+      if (progress_) progress_({kernels_done_, nullptr, core_cycle(), total_warp_insts()});
+    }
+    done.clear();
   }
   progress_ = {};
-  return results;
+  std::vector<KernelResult> out;
+  out.reserve(results.size());
+  for (auto& r : results) out.push_back(std::move(*r));
+  return out;
 }
 
 }  // namespace sassim::sim

@@ -1,6 +1,9 @@
 #pragma once
 // The assembled GPU: SMs, CTA scheduler and memory system driven by one engine.
-// Runs a workload's commands in launch order and returns one result per kernel.
+// Runs a workload's commands: kernel launches start when the launches they depend on
+// (the previous one of their stream) are done, so different streams run
+// concurrently; memory copies wait for everything before them. Returns one result
+// per kernel, in launch order.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,6 +34,7 @@ class Gpu {
   ~Gpu();
 
   std::vector<KernelResult> run(traces::Workload& workload, const ProgressCallback& progress = {});
+  // Runs one kernel alone (after whatever ran before).
   KernelResult run_kernel(traces::KernelTrace& kernel);
   void memcpy_to_device(std::uint64_t address, std::uint64_t bytes);
 
@@ -39,8 +43,16 @@ class Gpu {
   const config::GpuConfig& config() const { return config_; }
 
  private:
+  struct Launch;
   bool memory_idle() const;
   std::uint64_t total_warp_insts() const;
+  std::unique_ptr<Launch> prepare(traces::KernelTrace& kernel, std::size_t order);
+  void start(Launch& launch);
+  bool finished(const Launch& launch, std::size_t running) const;
+  KernelResult finish(Launch& launch);
+  // Runs the engine until one of the running launches finishes; returns them.
+  void run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
+                              std::vector<std::unique_ptr<Launch>>& finished_launches);
 
   config::GpuConfig config_;
   Engine engine_;

@@ -16,6 +16,12 @@ struct CtaResources {
 };
 
 struct KernelContext {
+  // Counters of one launch, kept apart from the per-unit counters so that kernels
+  // running concurrently are told apart.
+  struct Progress {
+    std::uint64_t warp_insts = 0;
+  };
+
   const traces::KernelInfo* info = nullptr;
   const traces::StaticInstTable* statics = nullptr;
   const ExecTiming* timing = nullptr;
@@ -23,13 +29,14 @@ struct KernelContext {
   // Generic addresses in [base, base + size) belong to shared / local memory.
   std::uint64_t shared_window_size = 0;
   std::uint64_t local_window_size = 0;
+  Progress* progress = nullptr;  // owned by whoever launched the kernel; may be null
 };
 
 // Told when an SM frees the resources of a CTA.
 class CtaRetireListener {
  public:
   virtual ~CtaRetireListener() = default;
-  virtual void cta_retired(std::uint32_t sm_id) = 0;
+  virtual void cta_retired(std::uint32_t sm_id, const KernelContext& kernel) = 0;
 };
 
 }  // namespace sassim::sim

@@ -12,6 +12,7 @@ namespace sassim::sim {
 
 struct Sm::CtaSlot {
   bool used = false;
+  const KernelContext* kernel = nullptr;
   traces::CtaTrace trace;
   CtaResources resources;
   std::vector<unsigned> warp_slots;
@@ -71,6 +72,10 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
 
 Sm::~Sm() = default;
 
+const KernelContext& Sm::kernel_of(const Warp& w) const {
+  return *ctas_[w.cta_slot].kernel;
+}
+
 bool Sm::can_accept(const CtaResources& cta) const {
   return resident_ctas_ < max_ctas_ && used_warps_ + cta.warps <= max_warps_ &&
          used_threads_ + cta.threads <= max_threads_ &&
@@ -79,11 +84,11 @@ bool Sm::can_accept(const CtaResources& cta) const {
 }
 
 void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle) {
-  kernel_ = &kernel;
   auto slot_it = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.used; });
   auto cta_slot = static_cast<std::uint32_t>(slot_it - ctas_.begin());
   CtaSlot& c = *slot_it;
   c.used = true;
+  c.kernel = &kernel;
   c.trace = std::move(cta);
   c.resources = kernel.cta;
   c.warp_slots.clear();
@@ -135,7 +140,7 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
     return;
   }
   const isa::WarpInst& wi = (*w.insts)[w.next];
-  const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
+  const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
   std::uint64_t ready = earliest;
   for (std::uint8_t s = 0; s < si.num_src; ++s) ready = std::max(ready, w.reg_ready[si.src[s]]);
   for (std::uint8_t d = 0; d < si.num_dst; ++d) {
@@ -151,7 +156,7 @@ bool Sm::can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const
   const Warp& w = warps_[slot];
   if (w.state != WarpState::kRunning || w.ready_cycle > cycle) return false;
   const isa::WarpInst& wi = (*w.insts)[w.next];
-  const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
+  const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
   if (sub.unit_free[static_cast<std::size_t>(si.op.unit)] > cycle) return false;
   if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0 && address_stage_.full()) return false;
   return true;
@@ -173,12 +178,13 @@ bool Sm::issue(SubCore& sub, std::uint64_t cycle, Picos now) {
 void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   Warp& w = warps_[slot];
   const isa::WarpInst& wi = (*w.insts)[w.next];
-  const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
-  const ExecTiming& timing = *kernel_->timing;
+  const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
+  const ExecTiming& timing = *kernel_of(w).timing;
   const auto unit = static_cast<std::size_t>(si.op.unit);
   SubCore& sub = sub_cores_[slot % sub_cores_.size()];
   sub.unit_free[unit] = cycle + timing.interval(si.op.unit);
   ++counters_.warp_insts;
+  if (KernelContext::Progress* progress = kernel_of(w).progress) ++progress->warp_insts;
   ++counters_.insts_by_unit[unit];
   if (si.op.flops_per_thread != 0) {
     counters_.flops[si.op.flop_kind] +=
@@ -227,11 +233,12 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   const std::uint64_t* addrs = c.trace.addresses.data() + wi.addr_begin;
   isa::MemSpace space = si.op.space;
   if (space == isa::MemSpace::kGeneric) {
-    const traces::KernelInfo& info = *kernel_->info;
+    const KernelContext& kernel = kernel_of(w);
+    const traces::KernelInfo& info = *kernel.info;
     const std::uint64_t a = addrs[0];
-    if (a >= info.shmem_base && a - info.shmem_base < kernel_->shared_window_size) {
+    if (a >= info.shmem_base && a - info.shmem_base < kernel.shared_window_size) {
       space = isa::MemSpace::kShared;
-    } else if (a >= info.local_base && a - info.local_base < kernel_->local_window_size) {
+    } else if (a >= info.local_base && a - info.local_base < kernel.local_window_size) {
       space = isa::MemSpace::kLocal;
     } else {
       space = isa::MemSpace::kGlobal;
@@ -354,7 +361,9 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
   used_registers_ -= c.resources.registers;
   used_shared_ -= c.resources.shared_bytes;
   if (--resident_ctas_ == 0) counters_.busy_cycles += cycle - busy_since_;
-  if (listener_ != nullptr) listener_->cta_retired(id_);
+  const KernelContext& kernel = *c.kernel;
+  c.kernel = nullptr;
+  if (listener_ != nullptr) listener_->cta_retired(id_, kernel);
 }
 
 std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
@@ -365,7 +374,7 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
       const Warp& w = warps_[slot];
       if (w.state != WarpState::kRunning || w.ready_cycle == kNeverCycle) continue;
       const isa::WarpInst& wi = (*w.insts)[w.next];
-      const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
+      const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
       std::uint64_t t =
           std::max(w.ready_cycle, sub.unit_free[static_cast<std::size_t>(si.op.unit)]);
       best = std::min(best, std::max(t, after));
@@ -395,7 +404,7 @@ WarpCycleState Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cyc
       break;
   }
   const isa::WarpInst& wi = (*w.insts)[w.next];
-  const isa::StaticInst& si = (*kernel_->statics)[wi.static_index];
+  const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
   if (w.ready_cycle == kNeverCycle) {
     auto pending_shared = [&](std::uint16_t r) {
       return w.reg_ready[r] == kNeverCycle && w.reg_pending_shared[r];
@@ -459,7 +468,7 @@ std::string Sm::describe_state() const {
   if (oldest != nullptr && oldest->has_next()) {
     const isa::WarpInst& wi = (*oldest->insts)[oldest->next];
     out += fmt::format("; oldest warp at PC {:#06x}, ready at cycle {}, {} accesses outstanding",
-                       (*kernel_->statics)[wi.static_index].pc,
+                       (*kernel_of(*oldest).statics)[wi.static_index].pc,
                        oldest->ready_cycle == kNeverCycle ? std::string("(load pending)")
                                                           : std::to_string(oldest->ready_cycle),
                        oldest->outstanding);

@@ -47,7 +47,8 @@ class Sm final : public ClockedUnit {
   void set_issue_observer(IssueObserver* observer) { observer_ = observer; }
   // True when a CTA with these resources fits now.
   bool can_accept(const CtaResources& cta) const;
-  // Makes a CTA resident; its warps may issue from `cycle` + CTA launch latency.
+  // Makes a CTA resident; its warps may issue from `cycle` + CTA launch latency. CTAs
+  // of different kernels may be resident together.
   void accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle);
   std::uint32_t resident_ctas() const { return resident_ctas_; }
   const SmCounters& counters() const { return counters_; }
@@ -64,6 +65,7 @@ class Sm final : public ClockedUnit {
   struct PendingAccess;
   struct SubCore;
 
+  const KernelContext& kernel_of(const Warp& w) const;
   bool complete_memory(std::uint64_t cycle, Picos now);
   bool submit_addresses(Picos now);
   bool issue(SubCore& sub, std::uint64_t cycle, Picos now);
@@ -96,7 +98,6 @@ class Sm final : public ClockedUnit {
   std::uint32_t max_warps_, max_threads_, max_ctas_, registers_, shared_bytes_;
   std::uint32_t cta_launch_latency_, barrier_latency_;
 
-  const KernelContext* kernel_ = nullptr;
   std::vector<Warp> warps_;
   std::vector<SubCore> sub_cores_;
   std::vector<CtaSlot> ctas_;

@@ -77,7 +77,7 @@ Placement place(std::uint32_t num_sms, std::uint32_t max_ctas, std::uint32_t cta
   CtaScheduler scheduler(raw, Clock{kCycle});
   engine.add(ClockDomain::kCore, &scheduler);
   scheduler.start_kernel(kernel, context);
-  engine.run_until([&] { return scheduler.kernel_done(); });
+  engine.run_until([&] { return scheduler.kernel_done(context); });
   EXPECT_EQ(kernel.read(), ctas);
   EXPECT_EQ(scheduler.ctas_placed(), ctas);
   p.end_cycle = engine.cycle(ClockDomain::kCore);
