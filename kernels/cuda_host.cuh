@@ -41,7 +41,8 @@ class DeviceBuffer {
   T* get() const { return data_; }
   size_t size() const { return count_; }
   void upload(std::span<const T> host) {
-    SASSIM_CUDA_CHECK(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+    SASSIM_CUDA_CHECK(
+        cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   }
   std::vector<T> download() const {
     std::vector<T> host(count_);
@@ -54,7 +55,9 @@ class DeviceBuffer {
   size_t count_;
 };
 
-inline dim3 to_dim3(const Dim3& d) { return dim3(d.x, d.y, d.z); }
+inline dim3 to_dim3(const Dim3& d) {
+  return dim3(d.x, d.y, d.z);
+}
 
 inline void print_launch(const Launch& launch) {
   std::printf("%.*s: grid (%u,%u,%u) block (%u,%u,%u) dynamic shared %u B\n",
@@ -82,8 +85,9 @@ inline bool check_close(std::span<const float> got, std::span<const float> want,
     const double diff = std::fabs(static_cast<double>(got[i]) - want[i]);
     if (!(diff <= abs_tol + rel_tol * std::fabs(static_cast<double>(want[i])))) {
       if (bad == 0) {
-        std::printf("%.*s: mismatch at %zu: got %.9g, expected %.9g\n", static_cast<int>(what.size()),
-                    what.data(), i, static_cast<double>(got[i]), static_cast<double>(want[i]));
+        std::printf("%.*s: mismatch at %zu: got %.9g, expected %.9g\n",
+                    static_cast<int>(what.size()), what.data(), i, static_cast<double>(got[i]),
+                    static_cast<double>(want[i]));
       }
       ++bad;
     }
@@ -109,7 +113,8 @@ inline int run_suite_program(int argc, char** argv, std::vector<std::string_view
   if (!known) {
     std::fprintf(stderr, "%s: unknown kernel '%.*s'; this program runs:", argv[0],
                  static_cast<int>(kernel.size()), kernel.data());
-    for (std::string_view k : kernels) std::fprintf(stderr, " %.*s", static_cast<int>(k.size()), k.data());
+    for (std::string_view k : kernels)
+      std::fprintf(stderr, " %.*s", static_cast<int>(k.size()), k.data());
     std::fprintf(stderr, "\n");
     return 2;
   }

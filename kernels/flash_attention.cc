@@ -79,7 +79,8 @@ void reference_naive(const Problem& p, std::span<const uint16_t> q, std::span<co
       double max_score = -std::numeric_limits<double>::infinity();
       for (uint64_t j = 0; j < p.seq_len; ++j) {
         double dot = 0.0;
-        for (uint64_t i = 0; i < d; ++i) dot += static_cast<double>(qf[base + row * d + i]) * kf[base + j * d + i];
+        for (uint64_t i = 0; i < d; ++i)
+          dot += static_cast<double>(qf[base + row * d + i]) * kf[base + j * d + i];
         scores[j] = dot * scale;
         max_score = std::max(max_score, scores[j]);
       }

@@ -44,8 +44,8 @@ __device__ __forceinline__ float quad_sum(float value) {
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(128)
-    flash_attention_fwd(const __half* __restrict__ q, const __half* __restrict__ k, const __half* __restrict__ v,
-                        float* __restrict__ o, uint32_t seq_len) {
+    flash_attention_fwd(const __half* __restrict__ q, const __half* __restrict__ k,
+                        const __half* __restrict__ v, float* __restrict__ o, uint32_t seq_len) {
   __shared__ __align__(128) unsigned char q_tile[kTileBytes];
   __shared__ __align__(128) unsigned char k_tiles[2][kTileBytes];
   __shared__ __align__(128) unsigned char v_tiles[2][kTileBytes];
@@ -61,8 +61,8 @@ extern "C" __global__ void __launch_bounds__(128)
   load_tile(shared_address(v_tiles[0]), v + head);
   cp_async_commit();
 
-  uint32_t q_frag[4][4];  // 16 rows x 64 dims of this warp, four k16 steps
-  float o_acc[8][4] = {};  // 16 rows x 64 dims: eight n8 tiles
+  uint32_t q_frag[4][4];                      // 16 rows x 64 dims of this warp, four k16 steps
+  float o_acc[8][4] = {};                     // 16 rows x 64 dims: eight n8 tiles
   float row_max[2] = {-INFINITY, -INFINITY};  // rows lane/4 and lane/4 + 8
   float row_sum[2] = {0.0F, 0.0F};            // this lane's share of the row sums
 
@@ -91,7 +91,8 @@ extern "C" __global__ void __launch_bounds__(128)
 #pragma unroll
       for (uint32_t pair = 0; pair < 4; ++pair) {
         uint32_t r[4];
-        ldmatrix_x4(r, k_smem + swizzle(pair * 16 + lane % 8 + (lane / 16) * 8, kk * 2 + (lane / 8) % 2));
+        ldmatrix_x4(
+            r, k_smem + swizzle(pair * 16 + lane % 8 + (lane / 16) * 8, kk * 2 + (lane / 8) % 2));
         mma_16816(s[2 * pair], q_frag[kk], r[0], r[1]);
         mma_16816(s[2 * pair + 1], q_frag[kk], r[2], r[3]);
       }
@@ -130,13 +131,15 @@ extern "C" __global__ void __launch_bounds__(128)
     const uint32_t v_smem = shared_address(v_tiles[stage]);
 #pragma unroll
     for (uint32_t kk = 0; kk < 4; ++kk) {
-      const uint32_t p_frag[4] = {pack_half2(s[2 * kk][0], s[2 * kk][1]), pack_half2(s[2 * kk][2], s[2 * kk][3]),
+      const uint32_t p_frag[4] = {pack_half2(s[2 * kk][0], s[2 * kk][1]),
+                                  pack_half2(s[2 * kk][2], s[2 * kk][3]),
                                   pack_half2(s[2 * kk + 1][0], s[2 * kk + 1][1]),
                                   pack_half2(s[2 * kk + 1][2], s[2 * kk + 1][3])};
 #pragma unroll
       for (uint32_t pair = 0; pair < 4; ++pair) {
         uint32_t r[4];
-        ldmatrix_x4_trans(r, v_smem + swizzle(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, pair * 2 + lane / 16));
+        ldmatrix_x4_trans(
+            r, v_smem + swizzle(kk * 16 + lane % 8 + ((lane / 8) % 2) * 8, pair * 2 + lane / 16));
         mma_16816(o_acc[2 * pair], p_frag, r[0], r[1]);
         mma_16816(o_acc[2 * pair + 1], p_frag, r[2], r[3]);
       }
@@ -159,9 +162,8 @@ extern "C" __global__ void __launch_bounds__(128)
 
 namespace {
 
-using namespace sassim::kernels;
-
-bool run(std::string_view, ParamValues values) {
+bool run(std::string_view, sassim::kernels::ParamValues values) {
+  using namespace sassim::kernels;
   const auto problem = cfg::parse_problem(values);
   const Launch config = cfg::launch(problem);
   const size_t elements = size_t{problem.batch_heads} * problem.seq_len * cfg::kHeadDim;
@@ -183,4 +185,6 @@ bool run(std::string_view, ParamValues values) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_suite_program(argc, argv, {"flash_attention_fwd"}, run); }
+int main(int argc, char** argv) {
+  return sassim::kernels::run_suite_program(argc, argv, {"flash_attention_fwd"}, run);
+}

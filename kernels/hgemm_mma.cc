@@ -19,7 +19,8 @@ Problem parse_problem(ParamValues values) {
   return p;
 }
 
-void reference(const Problem& p, std::span<const uint16_t> a, std::span<const uint16_t> bt, std::span<float> c) {
+void reference(const Problem& p, std::span<const uint16_t> a, std::span<const uint16_t> bt,
+               std::span<float> c) {
   std::vector<float> a_row(p.k);
   std::vector<float> b_t(uint64_t{p.n} * p.k);
   for (uint64_t i = 0; i < b_t.size(); ++i) b_t[i] = half_to_float(bt[i]);

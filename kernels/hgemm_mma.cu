@@ -22,8 +22,8 @@ __device__ __forceinline__ uint32_t swizzle(uint32_t row, uint32_t chunk) {
 }
 
 // Copies the 128 x 32 tiles of A and Bt at k0 into one stage: 1024 chunks, 8 per thread.
-__device__ __forceinline__ void load_stage(uint32_t stage, const __half* a, const __half* bt, uint32_t row0,
-                                           uint32_t col0, uint32_t k, uint32_t k0) {
+__device__ __forceinline__ void load_stage(uint32_t stage, const __half* a, const __half* bt,
+                                           uint32_t row0, uint32_t col0, uint32_t k, uint32_t k0) {
 #pragma unroll
   for (uint32_t i = 0; i < 4; ++i) {
     const uint32_t index = threadIdx.x + i * cfg::kThreads;
@@ -37,8 +37,8 @@ __device__ __forceinline__ void load_stage(uint32_t stage, const __half* a, cons
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(128)
-    hgemm_mma(const __half* __restrict__ a, const __half* __restrict__ bt, float* __restrict__ c, uint32_t m,
-              uint32_t n, uint32_t k) {
+    hgemm_mma(const __half* __restrict__ a, const __half* __restrict__ bt, float* __restrict__ c,
+              uint32_t m, uint32_t n, uint32_t k) {
   extern __shared__ __align__(128) unsigned char shared[];
   const uint32_t base = shared_address(shared);
   const uint32_t lane = threadIdx.x % 32;
@@ -63,7 +63,8 @@ extern "C" __global__ void __launch_bounds__(128)
     __syncthreads();                    // everyone's part; and stage (kt - 1) % 3 is free
     const uint32_t next = kt + cfg::kStages - 1;
     if (next < k_tiles) {
-      load_stage(base + (next % cfg::kStages) * cfg::kStageBytes, a, bt, row0, col0, k, next * cfg::kTileK);
+      load_stage(base + (next % cfg::kStages) * cfg::kStageBytes, a, bt, row0, col0, k,
+                 next * cfg::kTileK);
     }
     cp_async_commit();
 
@@ -91,7 +92,8 @@ extern "C" __global__ void __launch_bounds__(128)
 #pragma unroll
       for (uint32_t mi = 0; mi < 4; ++mi) {
 #pragma unroll
-        for (uint32_t nj = 0; nj < 8; ++nj) mma_16816(acc[mi][nj], a_frag[mi], b_frag[nj][0], b_frag[nj][1]);
+        for (uint32_t nj = 0; nj < 8; ++nj)
+          mma_16816(acc[mi][nj], a_frag[mi], b_frag[nj][0], b_frag[nj][1]);
       }
     }
   }
@@ -104,16 +106,16 @@ extern "C" __global__ void __launch_bounds__(128)
       const uint32_t row = row0 + warp_row + mi * 16 + lane / 4;
       const uint32_t col = col0 + warp_col + nj * 8 + (lane % 4) * 2;
       *reinterpret_cast<float2*>(&c[row * n + col]) = make_float2(acc[mi][nj][0], acc[mi][nj][1]);
-      *reinterpret_cast<float2*>(&c[(row + 8) * n + col]) = make_float2(acc[mi][nj][2], acc[mi][nj][3]);
+      *reinterpret_cast<float2*>(&c[(row + 8) * n + col]) =
+          make_float2(acc[mi][nj][2], acc[mi][nj][3]);
     }
   }
 }
 
 namespace {
 
-using namespace sassim::kernels;
-
-bool run(std::string_view, ParamValues values) {
+bool run(std::string_view, sassim::kernels::ParamValues values) {
+  using namespace sassim::kernels;
   const auto problem = cfg::parse_problem(values);
   const Launch config = cfg::launch(problem);
   std::vector<uint16_t> a(size_t{problem.m} * problem.k), bt(size_t{problem.n} * problem.k);
@@ -127,12 +129,14 @@ bool run(std::string_view, ParamValues values) {
                                          static_cast<int>(config.dynamic_shared_bytes)));
   print_launch(config);
   ::hgemm_mma<<<to_dim3(config.grid), to_dim3(config.block), config.dynamic_shared_bytes>>>(
-      reinterpret_cast<const __half*>(da.get()), reinterpret_cast<const __half*>(dbt.get()), dc.get(), problem.m,
-      problem.n, problem.k);
+      reinterpret_cast<const __half*>(da.get()), reinterpret_cast<const __half*>(dbt.get()),
+      dc.get(), problem.m, problem.n, problem.k);
   finish_launch();
   return check_close(dc.download(), want, 0, 0, "hgemm_mma");
 }
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_suite_program(argc, argv, {"hgemm_mma"}, run); }
+int main(int argc, char** argv) {
+  return sassim::kernels::run_suite_program(argc, argv, {"hgemm_mma"}, run);
+}

@@ -53,6 +53,7 @@ constexpr Launch launch(const Problem& p) {
 
 // c[i][j] = sum over k of a[i][k] * bt[j][k] (FP16 bit patterns in, FP32 sums in k
 // order). Exact, whatever the order, for the suite's dyadic inputs.
-void reference(const Problem& p, std::span<const uint16_t> a, std::span<const uint16_t> bt, std::span<float> c);
+void reference(const Problem& p, std::span<const uint16_t> a, std::span<const uint16_t> bt,
+               std::span<float> c);
 
 }  // namespace sassim::kernels::hgemm_mma

@@ -8,14 +8,16 @@ namespace sassim::kernels {
 
 namespace {
 
-uint32_t parse(ParamValues values, size_t index, uint32_t fallback, std::string_view what, bool allow_zero) {
+uint32_t parse(ParamValues values, size_t index, uint32_t fallback, std::string_view what,
+               bool allow_zero) {
   if (index >= values.size()) return fallback;
   const std::string_view text = values[index];
   uint32_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc{} || end != text.data() + text.size() || (value == 0 && !allow_zero)) {
-    throw std::invalid_argument(std::string(what) + ": expected a " + (allow_zero ? "" : "positive ") +
-                                "32-bit number, found '" + std::string(text) + "'");
+    throw std::invalid_argument(std::string(what) + ": expected a " +
+                                (allow_zero ? "" : "positive ") + "32-bit number, found '" +
+                                std::string(text) + "'");
   }
   return value;
 }

@@ -26,8 +26,8 @@ inline constexpr uint32_t kMaxSharedFootprintBytes = 48 * 1024;
 struct Problem {
   uint32_t footprint_bytes = 16 * 1024;
   uint32_t stride_bytes = 128;
-  uint32_t steps = 2048;         // timed steps
-  uint32_t warmup_steps = 128;   // untimed steps first (chase_global only)
+  uint32_t steps = 2048;        // timed steps
+  uint32_t warmup_steps = 128;  // untimed steps first (chase_global only)
   constexpr uint32_t elements() const { return footprint_bytes / 4; }
 };
 

@@ -37,7 +37,8 @@ std::vector<float> reference_partials(const Problem& p, std::span<const float> i
       std::array<float, 32> lanes{};
       for (uint32_t lane = 0; lane < 32; ++lane) {
         float sum = 0.0F;
-        for (uint64_t i = uint64_t{cta} * kBlockThreads + warp * 32 + lane; i < p.n; i += stride) sum += input[i];
+        for (uint64_t i = uint64_t{cta} * kBlockThreads + warp * 32 + lane; i < p.n; i += stride)
+          sum += input[i];
         lanes[lane] = sum;
       }
       warp_sums[warp] = warp_reduce(lanes);

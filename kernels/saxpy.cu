@@ -13,9 +13,8 @@ extern "C" __global__ void saxpy(const float* __restrict__ x, float* __restrict_
 
 namespace {
 
-using namespace sassim::kernels;
-
-bool run(std::string_view, ParamValues values) {
+bool run(std::string_view, sassim::kernels::ParamValues values) {
+  using namespace sassim::kernels;
   const auto problem = saxpy::parse_problem(values);
   const Launch config = saxpy::launch(problem);
   std::vector<float> x(problem.n), y(problem.n);
@@ -24,11 +23,14 @@ bool run(std::string_view, ParamValues values) {
   DeviceBuffer<float> dx(x), dy(y);
   saxpy::reference(x, y, saxpy::kAlpha);
   print_launch(config);
-  ::saxpy<<<to_dim3(config.grid), to_dim3(config.block)>>>(dx.get(), dy.get(), saxpy::kAlpha, problem.n);
+  ::saxpy<<<to_dim3(config.grid), to_dim3(config.block)>>>(dx.get(), dy.get(), saxpy::kAlpha,
+                                                           problem.n);
   finish_launch();
   return check_close(dy.download(), y, 0, 0, "saxpy");
 }
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_suite_program(argc, argv, {"saxpy"}, run); }
+int main(int argc, char** argv) {
+  return sassim::kernels::run_suite_program(argc, argv, {"saxpy"}, run);
+}

@@ -16,8 +16,8 @@ Problem parse_problem(ParamValues values) {
   return p;
 }
 
-void reference(const Problem& p, std::span<const float> a, std::span<const float> b, std::span<float> c,
-               float alpha, float beta) {
+void reference(const Problem& p, std::span<const float> a, std::span<const float> b,
+               std::span<float> c, float alpha, float beta) {
   for (uint64_t row = 0; row < p.m; ++row) {
     for (uint64_t col = 0; col < p.n; ++col) {
       float acc = 0.0F;

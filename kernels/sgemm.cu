@@ -12,8 +12,8 @@ namespace cfg = sassim::kernels::sgemm;
 }  // namespace
 
 extern "C" __global__ void __launch_bounds__(256)
-    sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, uint32_t m,
-                uint32_t n, uint32_t k, float alpha, float beta) {
+    sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                uint32_t m, uint32_t n, uint32_t k, float alpha, float beta) {
   // a_tile[kk][row]: A transposed, so the four rows of a thread are contiguous.
   __shared__ float a_tile[cfg::kTileK][cfg::kTileM];
   __shared__ float b_tile[cfg::kTileK][cfg::kTileN];
@@ -50,7 +50,8 @@ extern "C" __global__ void __launch_bounds__(256)
 #pragma unroll
       for (uint32_t i = 0; i < cfg::kMicro; ++i) {
 #pragma unroll
-        for (uint32_t j = 0; j < cfg::kMicro; ++j) acc[i][j] = __fmaf_rn(a_frag[i], b_frag[j], acc[i][j]);
+        for (uint32_t j = 0; j < cfg::kMicro; ++j)
+          acc[i][j] = __fmaf_rn(a_frag[i], b_frag[j], acc[i][j]);
       }
     }
     __syncthreads();
@@ -67,9 +68,8 @@ extern "C" __global__ void __launch_bounds__(256)
 
 namespace {
 
-using namespace sassim::kernels;
-
-bool run(std::string_view, ParamValues values) {
+bool run(std::string_view, sassim::kernels::ParamValues values) {
+  using namespace sassim::kernels;
   const auto problem = sgemm::parse_problem(values);
   const Launch config = sgemm::launch(problem);
   std::vector<float> a(size_t{problem.m} * problem.k), b(size_t{problem.k} * problem.n),
@@ -80,12 +80,14 @@ bool run(std::string_view, ParamValues values) {
   DeviceBuffer<float> da(a), db(b), dc(c);
   sgemm::reference(problem, a, b, c, sgemm::kAlpha, sgemm::kBeta);
   print_launch(config);
-  sgemm_tiled<<<to_dim3(config.grid), to_dim3(config.block)>>>(da.get(), db.get(), dc.get(), problem.m, problem.n,
-                                                               problem.k, sgemm::kAlpha, sgemm::kBeta);
+  sgemm_tiled<<<to_dim3(config.grid), to_dim3(config.block)>>>(
+      da.get(), db.get(), dc.get(), problem.m, problem.n, problem.k, sgemm::kAlpha, sgemm::kBeta);
   finish_launch();
   return check_close(dc.download(), c, 0, 0, "sgemm_tiled");
 }
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_suite_program(argc, argv, {"sgemm_tiled"}, run); }
+int main(int argc, char** argv) {
+  return sassim::kernels::run_suite_program(argc, argv, {"sgemm_tiled"}, run);
+}

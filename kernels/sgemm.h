@@ -2,8 +2,8 @@
 // C (M x N). Each CTA of 16x16 threads computes a 64x64 tile of C, staging 64x16 of A
 // (stored transposed, [k][row], so a warp reads one k along a shared-memory row) and
 // 16x64 of B in shared memory; each thread accumulates a 4x4 block (rows ty + 16 i,
-// columns tx + 16 j) with one FFMA per product, over k in order. The epilogue is fma(alpha, acc, beta * c).
-// The reference uses the same operations in the same order, so it is bit-exact.
+// columns tx + 16 j) with one FFMA per product, over k in order. The epilogue is fma(alpha, acc,
+// beta * c). The reference uses the same operations in the same order, so it is bit-exact.
 #pragma once
 
 #include <span>
@@ -33,7 +33,8 @@ struct Problem {
 Problem parse_problem(ParamValues values);
 
 constexpr Launch launch(const Problem& p) {
-  Launch l{.kernel = kKernel, .grid = {p.n / kTileN, p.m / kTileM}, .block = {kThreadsX, kThreadsY}};
+  Launch l{
+      .kernel = kKernel, .grid = {p.n / kTileN, p.m / kTileM}, .block = {kThreadsX, kThreadsY}};
   l.add(buffer_arg("a", uint64_t{p.m} * p.k * 4, Access::kRead))
       .add(buffer_arg("b", uint64_t{p.k} * p.n * 4, Access::kRead))
       .add(buffer_arg("c", uint64_t{p.m} * p.n * 4, Access::kReadWrite))
@@ -46,7 +47,7 @@ constexpr Launch launch(const Problem& p) {
 }
 
 // The kernel's arithmetic: c = fma(alpha, sum_k fma(a, b, acc), beta * c).
-void reference(const Problem& p, std::span<const float> a, std::span<const float> b, std::span<float> c,
-               float alpha, float beta);
+void reference(const Problem& p, std::span<const float> a, std::span<const float> b,
+               std::span<float> c, float alpha, float beta);
 
 }  // namespace sassim::kernels::sgemm

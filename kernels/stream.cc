@@ -13,7 +13,8 @@ void copy_reference(std::span<const float> a, std::span<float> c) {
   for (size_t i = 0; i < c.size(); ++i) c[i] = a[i];
 }
 
-void triad_reference(std::span<float> a, std::span<const float> b, std::span<const float> c, float scalar) {
+void triad_reference(std::span<float> a, std::span<const float> b, std::span<const float> c,
+                     float scalar) {
   for (size_t i = 0; i < a.size(); ++i) a[i] = std::fma(scalar, c[i], b[i]);
 }
 

@@ -5,7 +5,8 @@
 #include "kernels/stream.h"
 #include "kernels/values.h"
 
-extern "C" __global__ void stream_copy(const float* __restrict__ a, float* __restrict__ c, uint32_t n) {
+extern "C" __global__ void stream_copy(const float* __restrict__ a, float* __restrict__ c,
+                                       uint32_t n) {
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = a[i];
 }
@@ -18,9 +19,8 @@ extern "C" __global__ void stream_triad(float* __restrict__ a, const float* __re
 
 namespace {
 
-using namespace sassim::kernels;
-
-bool run(std::string_view kernel, ParamValues values) {
+bool run(std::string_view kernel, sassim::kernels::ParamValues values) {
+  using namespace sassim::kernels;
   const auto problem = stream::parse_problem(values);
   std::vector<float> a(problem.n), b(problem.n), c(problem.n);
   fill_dyadic(a, 1);
@@ -38,8 +38,8 @@ bool run(std::string_view kernel, ParamValues values) {
   const Launch config = stream::triad_launch(problem);
   stream::triad_reference(a, b, c, stream::kScalar);
   print_launch(config);
-  stream_triad<<<to_dim3(config.grid), to_dim3(config.block)>>>(da.get(), db.get(), dc.get(), stream::kScalar,
-                                                                problem.n);
+  stream_triad<<<to_dim3(config.grid), to_dim3(config.block)>>>(da.get(), db.get(), dc.get(),
+                                                                stream::kScalar, problem.n);
   finish_launch();
   return check_close(da.download(), a, 0, 0, kernel);
 }
@@ -47,5 +47,5 @@ bool run(std::string_view kernel, ParamValues values) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return run_suite_program(argc, argv, {"stream_copy", "stream_triad"}, run);
+  return sassim::kernels::run_suite_program(argc, argv, {"stream_copy", "stream_triad"}, run);
 }

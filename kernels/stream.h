@@ -27,12 +27,15 @@ Problem parse_problem(ParamValues values);
 constexpr Launch copy_launch(const Problem& p) {
   Launch l{.kernel = kCopyKernel, .grid = {ceil_div(p.n, kBlockThreads)}, .block = {kBlockThreads}};
   const uint64_t bytes = uint64_t{p.n} * sizeof(float);
-  l.add(buffer_arg("a", bytes, Access::kRead)).add(buffer_arg("c", bytes, Access::kWrite)).add(u32_arg("n", p.n));
+  l.add(buffer_arg("a", bytes, Access::kRead))
+      .add(buffer_arg("c", bytes, Access::kWrite))
+      .add(u32_arg("n", p.n));
   return l;
 }
 
 constexpr Launch triad_launch(const Problem& p) {
-  Launch l{.kernel = kTriadKernel, .grid = {ceil_div(p.n, kBlockThreads)}, .block = {kBlockThreads}};
+  Launch l{
+      .kernel = kTriadKernel, .grid = {ceil_div(p.n, kBlockThreads)}, .block = {kBlockThreads}};
   const uint64_t bytes = uint64_t{p.n} * sizeof(float);
   l.add(buffer_arg("a", bytes, Access::kWrite))
       .add(buffer_arg("b", bytes, Access::kRead))
@@ -44,6 +47,7 @@ constexpr Launch triad_launch(const Problem& p) {
 
 void copy_reference(std::span<const float> a, std::span<float> c);
 // a = fma(scalar, c, b), element by element.
-void triad_reference(std::span<float> a, std::span<const float> b, std::span<const float> c, float scalar);
+void triad_reference(std::span<float> a, std::span<const float> b, std::span<const float> c,
+                     float scalar);
 
 }  // namespace sassim::kernels::stream

@@ -30,7 +30,8 @@ struct Problem {
 Problem parse_problem(ParamValues values);
 
 constexpr Launch launch(std::string_view kernel, const Problem& p) {
-  Launch l{.kernel = kernel, .grid = {p.cols / kTile, p.rows / kTile}, .block = {kTile, kBlockRows}};
+  Launch l{
+      .kernel = kernel, .grid = {p.cols / kTile, p.rows / kTile}, .block = {kTile, kBlockRows}};
   const uint64_t bytes = uint64_t{p.rows} * p.cols * sizeof(float);
   l.add(buffer_arg("in", bytes, Access::kRead))
       .add(buffer_arg("out", bytes, Access::kWrite))

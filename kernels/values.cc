@@ -74,7 +74,9 @@ uint16_t float_to_half(float value) {
   return static_cast<uint16_t>(sign | (exponent << 10) | mantissa);
 }
 
-float bf16_to_float(uint16_t bits) { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }
+float bf16_to_float(uint16_t bits) {
+  return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
+}
 
 uint16_t float_to_bf16(float value) {
   const uint32_t bits = std::bit_cast<uint32_t>(value);

@@ -13,9 +13,8 @@ extern "C" __global__ void vectoradd(const float* __restrict__ a, const float* _
 
 namespace {
 
-using namespace sassim::kernels;
-
-bool run(std::string_view, ParamValues values) {
+bool run(std::string_view, sassim::kernels::ParamValues values) {
+  using namespace sassim::kernels;
   const auto problem = vector_add::parse_problem(values);
   const Launch config = vector_add::launch(problem);
   std::vector<float> a(problem.n), b(problem.n), want(problem.n);
@@ -24,11 +23,14 @@ bool run(std::string_view, ParamValues values) {
   vector_add::reference(a, b, want);
   DeviceBuffer<float> da(a), db(b), dc(problem.n);
   print_launch(config);
-  vectoradd<<<to_dim3(config.grid), to_dim3(config.block)>>>(da.get(), db.get(), dc.get(), problem.n);
+  vectoradd<<<to_dim3(config.grid), to_dim3(config.block)>>>(da.get(), db.get(), dc.get(),
+                                                             problem.n);
   finish_launch();
   return check_close(dc.download(), want, 0, 0, "vectoradd");
 }
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_suite_program(argc, argv, {"vectoradd"}, run); }
+int main(int argc, char** argv) {
+  return sassim::kernels::run_suite_program(argc, argv, {"vectoradd"}, run);
+}

@@ -1,0 +1,98 @@
+#include "kernels/suite.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "kernels/bf16_gemm_wgmma.h"
+#include "kernels/flash_attention.h"
+#include "kernels/hgemm_mma.h"
+#include "kernels/pointer_chase.h"
+#include "kernels/reduction.h"
+#include "kernels/saxpy.h"
+#include "kernels/sgemm.h"
+#include "kernels/stream.h"
+#include "kernels/transpose.h"
+#include "kernels/vector_add.h"
+
+namespace sassim::kernels {
+namespace {
+
+constexpr std::string_view kKernels[] = {
+    vector_add::kKernel,          saxpy::kKernel,           stream::kCopyKernel,
+    stream::kTriadKernel,         reduction::kKernel,       transpose::kNaiveKernel,
+    transpose::kSharedKernel,     transpose::kPaddedKernel, pointer_chase::kGlobalKernel,
+    pointer_chase::kSharedKernel, sgemm::kKernel,           hgemm_mma::kKernel,
+    bf16_gemm_wgmma::kKernel,     flash_attention::kKernel,
+};
+
+}  // namespace
+
+std::vector<SuiteEntry> parse_suite(std::string_view text, std::string_view origin) {
+  std::vector<SuiteEntry> entries;
+  std::istringstream lines{std::string(text)};
+  std::string line;
+  int number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::vector<std::string> fields;
+    for (std::string word; words >> word;) fields.push_back(word);
+    if (fields.empty()) continue;
+    if (fields.size() < 3) {
+      throw std::invalid_argument(std::string(origin) + ":" + std::to_string(number) +
+                                  ": expected NAME BINARY KERNEL [VALUE...], found '" + line + "'");
+    }
+    SuiteEntry entry{.name = fields[0],
+                     .binary = fields[1],
+                     .kernel = fields[2],
+                     .values = {fields.begin() + 3, fields.end()},
+                     .line = number};
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+std::vector<SuiteEntry> read_suite(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error("cannot read the kernel suite list " + path.string());
+  std::ostringstream text;
+  text << file.rdbuf();
+  return parse_suite(text.str(), path.string());
+}
+
+std::span<const std::string_view> suite_kernels() {
+  return kKernels;
+}
+
+Launch describe_launch(std::string_view kernel, ParamValues values) {
+  if (kernel == vector_add::kKernel) return vector_add::launch(vector_add::parse_problem(values));
+  if (kernel == saxpy::kKernel) return saxpy::launch(saxpy::parse_problem(values));
+  if (kernel == stream::kCopyKernel) return stream::copy_launch(stream::parse_problem(values));
+  if (kernel == stream::kTriadKernel) return stream::triad_launch(stream::parse_problem(values));
+  if (kernel == reduction::kKernel) return reduction::launch(reduction::parse_problem(values));
+  if (kernel == transpose::kNaiveKernel || kernel == transpose::kSharedKernel ||
+      kernel == transpose::kPaddedKernel) {
+    return transpose::launch(kernel, transpose::parse_problem(values));
+  }
+  if (kernel == pointer_chase::kGlobalKernel || kernel == pointer_chase::kSharedKernel) {
+    return pointer_chase::launch(kernel, pointer_chase::parse_problem(kernel, values));
+  }
+  if (kernel == sgemm::kKernel) return sgemm::launch(sgemm::parse_problem(values));
+  if (kernel == hgemm_mma::kKernel) return hgemm_mma::launch(hgemm_mma::parse_problem(values));
+  if (kernel == bf16_gemm_wgmma::kKernel) {
+    return bf16_gemm_wgmma::launch(bf16_gemm_wgmma::parse_problem(values));
+  }
+  if (kernel == flash_attention::kKernel) {
+    return flash_attention::launch(flash_attention::parse_problem(values));
+  }
+  throw std::invalid_argument("unknown suite kernel '" + std::string(kernel) + "'");
+}
+
+Launch describe_launch(const SuiteEntry& entry) {
+  const std::vector<std::string_view> values(entry.values.begin(), entry.values.end());
+  return describe_launch(entry.kernel, values);
+}
+
+}  // namespace sassim::kernels
