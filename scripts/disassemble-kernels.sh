@@ -31,8 +31,10 @@ Options:
                              the folder of the nvcc CMake found, /usr/local/cuda/bin, PATH
                     venv     NVIDIA's wheels from PyPI (nvidia-cuda-nvdisasm,
                              nvidia-cuda-cuobjdump) in .venv-cuda-tools, created if needed
-                    debian   Debian 12's CUDA 11.8 nvdisasm (non-free; root, apt): its
-                             cubin header rewritten to the ELF ABI 11.8 knows; decodes
+                    debian   Debian 12's CUDA 11.8 nvdisasm (from the non-free package
+                             nvidia-cuda-toolkit, fetched with apt-get download into
+                             private lists, kept in .venv-cuda-tools/debian-11.8), each
+                             cubin's ELF header rewritten to the ABI 11.8 knows; decodes
                              sm_80 to sm_90a, not Blackwell
   --skip-build    use the cubins already in BUILD/kernels/cubin
   -h, --help      this text
@@ -118,23 +120,27 @@ route_venv() {
 route_debian() {
   local dir="$venv/debian-11.8"
   if [[ ! -x "$dir/nvdisasm" ]]; then
-    [[ "$(id -u)" == 0 ]] || { echo "disassemble-kernels: the debian route needs root (apt)" >&2; return 1; }
+    # Debian's non-free component, read into private apt lists: the machine's apt
+    # configuration is left as it is.
     echo "disassemble-kernels: fetching nvdisasm 11.8 from Debian's nvidia-cuda-toolkit (non-free)" >&2
-    if ! apt-cache policy nvidia-cuda-toolkit 2>/dev/null | grep -q 'Candidate: [0-9]'; then
-      cat >/etc/apt/sources.list.d/sassim-non-free.sources <<'SOURCES'
+    local apt="$work/apt"
+    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/deb"
+    cat >"$apt/debian-non-free.sources" <<'SOURCES'
 Types: deb
 URIs: http://deb.debian.org/debian
 Suites: bookworm bookworm-updates
-Components: contrib non-free non-free-firmware
+Components: non-free
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SOURCES
-      apt-get update -qq >&2 || return 1
-    fi
-    (cd "$work" && apt-get download -qq nvidia-cuda-toolkit >&2) || return 1
-    dpkg-deb -x "$work"/nvidia-cuda-toolkit_*.deb "$work/deb" || return 1
-    mkdir -p "$dir" "$venv"
+    local options=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$apt"
+      -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o "Debug::NoLocking=1"
+      -o "APT::Sandbox::User=root")
+    apt-get "${options[@]}" update -qq >&2 || return 1
+    (cd "$apt/deb" && apt-get "${options[@]}" download -qq nvidia-cuda-toolkit >&2) || return 1
+    dpkg-deb -x "$apt"/deb/nvidia-cuda-toolkit_*.deb "$apt/root" || return 1
+    mkdir -p "$dir"
     [[ -f "$venv/.gitignore" ]] || echo '*' >"$venv/.gitignore"
-    cp "$work/deb/usr/bin/nvdisasm" "$work/deb/usr/bin/cuobjdump" "$dir/"
+    cp "$apt/root/usr/bin/nvdisasm" "$apt/root/usr/bin/cuobjdump" "$dir/"
   fi
   pick "$dir" && rewrite_header=1
 }
