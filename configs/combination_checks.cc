@@ -136,12 +136,37 @@ const std::vector<std::string>& known_address_hashes() {
   return hashes;
 }
 
+const std::vector<std::string>& known_dram_address_schemes() {
+  static const std::vector<std::string> schemes = {"row_column_bank", "row_bank_column"};
+  return schemes;
+}
+
+namespace {
+
+void check_dram(const GpuConfig& config, std::vector<std::string>& problems) {
+  const DramConfig& dram = config.dram();
+  check_one_of("dram.type", dram.type(), known_dram_types(), problems);
+  check_one_of("dram.address_scheme", dram.address_scheme(), known_dram_address_schemes(),
+               problems);
+  const std::uint32_t line = config.l2().line_bytes();
+  if (line != 0 && dram.row_bytes() % line != 0) {
+    problems.push_back(fmt::format("dram.row_bytes = {} is not a multiple of l2.line_bytes = {}",
+                                   dram.row_bytes(), line));
+  }
+  if (dram.t_refi_ns() > 0 && dram.t_rfc_ns() >= dram.t_refi_ns()) {
+    problems.push_back(fmt::format("dram.t_rfc_ns = {} must be below dram.t_refi_ns = {}",
+                                   dram.t_rfc_ns(), dram.t_refi_ns()));
+  }
+}
+
+}  // namespace
+
 void check_combinations(const GpuConfig& config, std::vector<std::string>& problems) {
   check_one_of("arch", config.arch(), known_arch_names(), problems);
   check_sm(config.sm(), problems);
   check_l1(config.l1(), problems);
   check_l2(config.l2(), problems);
-  check_one_of("dram.type", config.dram().type(), known_dram_types(), problems);
+  check_dram(config, problems);
 }
 
 }  // namespace sassim::config

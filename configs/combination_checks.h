@@ -16,5 +16,7 @@ void check_combinations(const GpuConfig& config, std::vector<std::string>& probl
 const std::vector<std::string>& known_arch_names();      // "sm_60", ..., "sm_90"
 const std::vector<std::string>& known_dram_types();      // "HBM2", ..., "GDDR6X"
 const std::vector<std::string>& known_address_hashes();  // "linear", "xor"
+// "row_column_bank", "row_bank_column"
+const std::vector<std::string>& known_dram_address_schemes();
 
 }  // namespace sassim::config

@@ -1,5 +1,6 @@
 #include "memsys/dram_channel.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -10,64 +11,209 @@ namespace {
 
 constexpr std::int64_t kMicroBitsPerByte = 8'000'000;
 
+Picos to_ps(double ns) {
+  return static_cast<Picos>(std::llround(ns * 1000.0));
+}
+
 }  // namespace
 
 DramChannel::DramChannel(std::uint32_t index, const config::DramConfig& config, Clock clock,
-                         std::uint32_t sector_bytes, Link<DramRequest>& in,
-                         std::span<Link<DramResponse>* const> to_slices, Doorbell& inbox)
+                         std::uint32_t sector_bytes, std::uint32_t line_bytes,
+                         Link<DramRequest>& in, std::span<Link<DramResponse>* const> to_slices,
+                         Doorbell& inbox)
     : name_(fmt::format("gpu.dram.channel[{}]", index)),
       clock_(clock),
       sector_bytes_(sector_bytes),
-      latency_ps_(static_cast<Picos>(std::llround(config.latency_ns() * 1000.0))),
+      latency_ps_(to_ps(config.latency_ns())),
       micro_bits_per_ps_(std::max<std::int64_t>(
           1, std::llround(config.data_rate_mtps() * config.bus_width_bits()))),
+      timing_{.rcd = to_ps(config.t_rcd_ns()),
+              .rp = to_ps(config.t_rp_ns()),
+              .ras = to_ps(config.t_ras_ns()),
+              .cl = to_ps(config.t_cl_ns()),
+              .wl = to_ps(config.t_wl_ns()),
+              .wr = to_ps(config.t_wr_ns()),
+              .ccd_s = to_ps(config.t_ccd_s_ns()),
+              .ccd_l = to_ps(config.t_ccd_l_ns()),
+              .rtw = to_ps(config.t_rtw_ns()),
+              .wtr = to_ps(config.t_wtr_ns()),
+              .refi = to_ps(config.t_refi_ns()),
+              .rfc = to_ps(config.t_rfc_ns())},
+      map_(config.address_scheme(), config.channels(), config.bank_groups(),
+           config.banks_per_group(), std::max<std::uint32_t>(1, config.row_bytes() / line_bytes)),
+      refresh_phase_(timing_.refi == 0
+                         ? 0
+                         : timing_.refi - timing_.refi * index /
+                                              std::max<std::uint32_t>(1, config.channels())),
+      capacity_(std::max<std::uint32_t>(1, config.queue_entries())),
+      drain_high_(std::max<std::size_t>(1, capacity_ * 7 / 8)),
+      drain_low_(capacity_ / 8),
+      banks_(map_.banks()),
+      bank_scratch_(map_.banks(), 0),
+      group_next_col_(std::max<std::uint32_t>(1, config.bank_groups()), 0),
       in_(in),
       to_slices_(to_slices),
-      inbox_(inbox) {}
+      inbox_(inbox) {
+  queue_.reserve(capacity_);
+}
 
-DramChannel::BusTime DramChannel::start_of(const DramRequest& request) const {
-  if (request.sent_ps > bus_free_.ps ||
-      (request.sent_ps == bus_free_.ps && bus_free_.remainder == 0)) {
-    return BusTime{request.sent_ps, 0};
+Picos DramChannel::after_refresh(Picos t) const {
+  if (timing_.refi == 0) return t;
+  const Picos into = (t + refresh_phase_) % timing_.refi;
+  return into < timing_.rfc ? t - into + timing_.rfc : t;
+}
+
+// Rows opened before the refresh that began the current interval are closed by it.
+void DramChannel::refresh_rows(Picos now) {
+  if (timing_.refi == 0) return;
+  const std::uint64_t current = epoch(now);
+  for (Bank& bank : banks_) {
+    if (bank.open && bank.refresh_epoch < current) {
+      bank.open = false;
+      bank.act_ready_ps =
+          std::max(bank.act_ready_ps, current * timing_.refi - refresh_phase_ + timing_.rfc);
+    }
   }
-  return bus_free_;
+}
+
+void DramChannel::open_rows() {
+  std::vector<char>& hit = bank_scratch_;
+  std::fill(hit.begin(), hit.end(), 0);
+  for (const Pending& p : queue_) {
+    if (p.request.write != writes_turn_) continue;
+    const Bank& bank = banks_[p.at.bank];
+    if (bank.open && bank.row == p.at.row) hit[p.at.bank] = 1;
+  }
+  for (Pending& p : queue_) {  // oldest first
+    if (p.request.write != writes_turn_ || hit[p.at.bank] != 0) continue;
+    hit[p.at.bank] = 1;
+    Bank& bank = banks_[p.at.bank];
+    Picos act = 0;
+    if (bank.open) {
+      const Picos pre = after_refresh(std::max(p.request.sent_ps, bank.pre_ready_ps));
+      act = after_refresh(pre + timing_.rp);
+      if (p.opened == Opened::kNone) p.opened = Opened::kConflict;
+    } else {
+      act = after_refresh(std::max(p.request.sent_ps, bank.act_ready_ps));
+      if (p.opened == Opened::kNone) p.opened = Opened::kMiss;
+    }
+    bank.open = true;
+    bank.row = p.at.row;
+    bank.refresh_epoch = epoch(act);
+    bank.col_ready_ps = act + timing_.rcd;
+    bank.pre_ready_ps = act + timing_.ras;
+  }
+}
+
+// Reads go first; writes wait until they fill drain_high_ of the queue (or no read is
+// queued), then drain down to drain_low_.
+void DramChannel::choose_direction() {
+  if (queued_writes_ >= drain_high_) draining_ = true;
+  if (queued_writes_ <= drain_low_) draining_ = false;
+  writes_turn_ = queued_writes_ > 0 && (draining_ || queued_writes_ == queue_.size());
+}
+
+DramChannel::BusTime DramChannel::data_start(const Pending& p) const {
+  const DramRequest& r = p.request;
+  Picos col = std::max({r.sent_ps, banks_[p.at.bank].col_ready_ps, next_col_,
+                        group_next_col_[p.at.group], r.write ? next_write_col_ : next_read_col_});
+  col = after_refresh(col);
+  const BusTime earliest{col + (r.write ? timing_.wl : timing_.cl), 0};
+  return earlier(earliest, bus_free_) ? bus_free_ : earliest;
+}
+
+std::size_t DramChannel::best() const {
+  std::size_t chosen = queue_.size();
+  BusTime chosen_start;
+  for (std::size_t i = 0; i < queue_.size(); ++i) {
+    const Pending& p = queue_[i];
+    const Bank& bank = banks_[p.at.bank];
+    if (p.request.write != writes_turn_ || !bank.open || bank.row != p.at.row) continue;
+    const BusTime start = data_start(p);
+    if (chosen == queue_.size() || earlier(start, chosen_start)) {
+      chosen = i;
+      chosen_start = start;
+    }
+  }
+  return chosen;
+}
+
+void DramChannel::issue(std::size_t index, const BusTime& start, Picos now) {
+  const Pending p = queue_[index];
+  queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
+  const DramRequest& r = p.request;
+  if (r.write) --queued_writes_;
+  const std::uint64_t bytes =
+      std::uint64_t{sector_bytes_} * static_cast<unsigned>(std::popcount(r.sector_mask));
+  const std::int64_t end = start.remainder + static_cast<std::int64_t>(bytes) * kMicroBitsPerByte;
+  bus_free_ =
+      BusTime{start.ps + static_cast<Picos>(end / micro_bits_per_ps_), end % micro_bits_per_ps_};
+  const Picos col = column_ps(p, start);
+  next_col_ = col + timing_.ccd_s;
+  group_next_col_[p.at.group] = col + timing_.ccd_l;
+  Bank& bank = banks_[p.at.bank];
+  bank.pre_ready_ps = std::max(bank.pre_ready_ps, col);
+  if (r.write) {
+    const Picos data_end = ceil_ps(bus_free_);
+    next_read_col_ = std::max(next_read_col_, data_end + timing_.wtr);
+    bank.pre_ready_ps = std::max(bank.pre_ready_ps, data_end + timing_.wr);
+    write_bytes_ += bytes;
+  } else {
+    next_write_col_ = std::max(next_write_col_, col + timing_.rtw);
+    read_bytes_ += bytes;
+    to_slices_[r.slice]->push(DramResponse{r.line, r.sector_mask, r.tag}, now,
+                              ceil_ps(start) + latency_ps_);
+  }
+  switch (p.opened) {
+    case Opened::kNone:
+      ++row_hits_;
+      break;
+    case Opened::kMiss:
+      ++row_misses_;
+      break;
+    case Opened::kConflict:
+      ++row_conflicts_;
+      break;
+  }
 }
 
 bool DramChannel::tick(std::uint64_t /*cycle*/, Picos now) {
   bool progress = false;
+  while (in_.ready(now) && queue_.size() < capacity_) {
+    const DramRequest r = in_.pop();
+    queue_.push_back(Pending{r, map_.locate(r.line), Opened::kNone});
+    if (r.write) ++queued_writes_;
+    progress = true;
+  }
+  refresh_rows(now);
   bool blocked = false;
-  while (in_.ready(now)) {
-    const DramRequest& front = in_.front();
-    const BusTime start = start_of(front);
-    if (ceil_ps(start) > now) break;  // the bus is still busy
-    if (!front.write && to_slices_[front.slice]->full()) {
+  Picos next = kNever;
+  while (!queue_.empty()) {
+    choose_direction();
+    open_rows();
+    const std::size_t i = best();
+    const BusTime start = data_start(queue_[i]);
+    const Picos col = column_ps(queue_[i], start);
+    if (col > now) {
+      next = col;
+      break;
+    }
+    if (!queue_[i].request.write && to_slices_[queue_[i].request.slice]->full()) {
       blocked = true;
       break;
     }
-    const DramRequest request = in_.pop();
-    const std::uint64_t bytes =
-        std::uint64_t{sector_bytes_} * static_cast<unsigned>(std::popcount(request.sector_mask));
-    const std::int64_t end = start.remainder + static_cast<std::int64_t>(bytes) * kMicroBitsPerByte;
-    bus_free_ =
-        BusTime{start.ps + static_cast<Picos>(end / micro_bits_per_ps_), end % micro_bits_per_ps_};
-    if (request.write) {
-      write_bytes_ += bytes;
-    } else {
-      read_bytes_ += bytes;
-      to_slices_[request.slice]->push(DramResponse{request.line, request.sector_mask, request.tag},
-                                      now, ceil_ps(start) + latency_ps_);
-    }
+    issue(i, start, now);
     progress = true;
   }
+  if (blocked) next = now + clock_.period_ps;
+  if (!in_.empty() && queue_.size() < capacity_) next = std::min(next, in_.front_ready_ps());
+  if (timing_.refi != 0 && !queue_.empty()) {
+    next = std::min(next, (epoch(now) + 1) * timing_.refi - refresh_phase_);  // rows close
+  }
   inbox_.earliest_ps = kNever;
-  next_ps_ = compute_next(now, blocked);
+  next_ps_ = std::max(next, now + 1);
+  if (next == kNever) next_ps_ = kNever;
   return progress;
-}
-
-Picos DramChannel::compute_next(Picos now, bool blocked) const {
-  if (in_.empty()) return kNever;
-  if (blocked) return now + clock_.period_ps;
-  return std::max(in_.front_ready_ps(), ceil_ps(start_of(in_.front())));
 }
 
 std::uint64_t DramChannel::busy_cycles() const {
@@ -80,19 +226,23 @@ std::uint64_t DramChannel::busy_cycles() const {
 
 std::string DramChannel::describe_state() const {
   std::string head = "empty";
-  if (!in_.empty()) {
-    const DramRequest& r = in_.front();
-    head = fmt::format("{} line {:#x} from slice {} sent at {} ps", r.write ? "write" : "read",
-                       r.line, r.slice, r.sent_ps);
+  if (!queue_.empty()) {
+    const DramRequest& r = queue_.front().request;
+    head = fmt::format("{} line {:#x} (bank {}, row {}) from slice {} sent at {} ps",
+                       r.write ? "write" : "read", r.line, queue_.front().at.bank,
+                       queue_.front().at.row, r.slice, r.sent_ps);
   }
-  return fmt::format("queue {}/{}, oldest: {}; bus free at {} ps", in_.size(), in_.capacity(), head,
-                     ceil_ps(bus_free_));
+  return fmt::format("queue {}/{} (link {}/{}), oldest: {}; bus free at {} ps", queue_.size(),
+                     capacity_, in_.size(), in_.capacity(), head, ceil_ps(bus_free_));
 }
 
 void DramChannel::report(StatSink& sink) const {
   sink.add(name_ + ".read_bytes", static_cast<double>(read_bytes_));
   sink.add(name_ + ".write_bytes", static_cast<double>(write_bytes_));
   sink.add(name_ + ".busy_cycles", static_cast<double>(busy_cycles()));
+  sink.add(name_ + ".row_hits", static_cast<double>(row_hits_));
+  sink.add(name_ + ".row_misses", static_cast<double>(row_misses_));
+  sink.add(name_ + ".row_conflicts", static_cast<double>(row_conflicts_));
 }
 
 }  // namespace sassim::memsys

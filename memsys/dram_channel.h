@@ -1,25 +1,46 @@
 #pragma once
-// One DRAM channel (DRAM clock domain, "gpu.dram.channel[k]"): a bounded request
-// queue served in order at the channel's peak rate, with a fixed latency on top.
+// One DRAM channel (DRAM clock domain, "gpu.dram.channel[k]"): banks in bank groups
+// with an open-row policy, a bounded request queue scheduled FR-FCFS, and a data bus
+// modelled in exact time. memsys/README.md ("DRAM") states the timing conventions.
 //
-// Timing: the data bus is modelled in exact time. A request starts at
-// max(time its slice sent it, time the bus finished the previous transfer) and holds
-// the bus for bytes / (bus_width_bits / 8 * data_rate) seconds, kept as picoseconds
-// plus an exact remainder, so the peak rate is exactly channels x bus_width_bits / 8
-// x data_rate_mtps x 1e6 bytes/s whatever the rounding of the clock period (that is
-// bus_width_bits / 8 * 2 bytes per DRAM clock). A read's data is visible to its slice
-// latency_ns after its start (rounded up to a picosecond); latency_ns is the unloaded
-// time including the transfer, so a lone read adds exactly latency_ns to an L2 hit
-// (then rounded up to the slice's next edge). A write only holds the bus. The
-// channel dequeues on its own clock edges: a request leaves the queue at the first
-// DRAM edge at or after its start, so queue occupancy is clock-accurate while the
-// timestamps stay exact. Back to back, request i of a burst sent together starts
-// i * bytes / bytes_per_clock DRAM clocks after the first.
+// Requests leave the link from the slices into the scheduler's queue (queue_entries
+// of them) when they are visible. Each request is one column access of its sectors
+// (the bursts of one line go back to back) in the bank dram_address.h places it in.
+//
+// Rows: a bank keeps its row open. When no queued request hits a bank's open row, the
+// oldest request for that bank opens its own: PRE (a conflict: not before ACT + tRAS,
+// the end of the last write's data + tWR, or the last column command) then ACT tRP
+// later, or just ACT when the bank is closed (a miss), not before the request reached
+// the channel; its columns may go tRCD after ACT. So row hits are served before older
+// misses of the same bank (first ready), and among requests whose row is open the one
+// whose column command can go first goes first, the oldest on a tie.
+//
+// Column command times (exact picoseconds): not before the request reached the
+// channel, its row's ACT + tRCD, the previous column command + tCCD_S (+ tCCD_L in
+// the same bank group), the last read's command + tRTW (writes) or the end of the last
+// write's data + tWTR (reads). Data starts tCL (reads) or tWL (writes) after the
+// command, but not before the bus is free, and holds the bus for bytes /
+// (bus_width_bits / 8 x data_rate) seconds kept as picoseconds plus an exact
+// remainder, so the peak is exactly channels x bus_width_bits / 8 x data_rate_mtps x
+// 1e6 bytes/s. A read's data is visible to its slice latency_ns (controller and PHY,
+// including the transfer) after its data starts. A command is issued in the first
+// DRAM edge at or after its time, so queue occupancy is clock-accurate while the
+// timestamps stay exact.
+//
+// Reads before writes: writes (write-backs) wait in the queue until they fill 7/8 of it
+// (or no read is queued), then drain down to 1/8, so the bus turns around rarely.
+// Row opening and column selection consider only the direction being served.
+//
+// Refresh (t_refi_ns > 0): every t_refi_ns the channel issues no command for t_rfc_ns
+// and every row is closed by it. Channel k of n refreshes at k t_refi / n + m t_refi
+// (staggered, channel 0 at time 0).
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "memsys/dram_address.h"
 #include "memsys/link.h"
 #include "memsys/mem_packet.h"
 #include "memsys/unit.h"
@@ -30,18 +51,21 @@ class DramChannel final : public ClockedUnit {
  public:
   // to_slices: the fill link of every L2 slice, indexed by slice.
   DramChannel(std::uint32_t index, const config::DramConfig& config, Clock clock,
-              std::uint32_t sector_bytes, Link<DramRequest>& in,
+              std::uint32_t sector_bytes, std::uint32_t line_bytes, Link<DramRequest>& in,
               std::span<Link<DramResponse>* const> to_slices, Doorbell& inbox);
 
   bool tick(std::uint64_t cycle, Picos now) override;
   Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
-  bool busy() const override { return !in_.empty(); }
+  bool busy() const override { return !in_.empty() || !queue_.empty(); }
   const std::string& name() const override { return name_; }
   std::string describe_state() const override;
   void report(StatSink& sink) const override;
 
   std::uint64_t read_bytes() const { return read_bytes_; }
   std::uint64_t write_bytes() const { return write_bytes_; }
+  std::uint64_t row_hits() const { return row_hits_; }
+  std::uint64_t row_misses() const { return row_misses_; }
+  std::uint64_t row_conflicts() const { return row_conflicts_; }
   // DRAM clocks the data bus spent transferring (rounded up).
   std::uint64_t busy_cycles() const;
 
@@ -51,15 +75,67 @@ class DramChannel final : public ClockedUnit {
     Picos ps = 0;
     std::int64_t remainder = 0;
   };
-  BusTime start_of(const DramRequest& request) const;
+  enum class Opened : std::uint8_t { kNone, kMiss, kConflict };
+  struct Pending {
+    DramRequest request;
+    DramLocation at;
+    Opened opened = Opened::kNone;  // this request opened its row (counted as such)
+  };
+  struct Bank {
+    bool open = false;
+    std::uint64_t row = 0;
+    std::uint64_t refresh_epoch = 0;  // the refresh interval its row was opened in
+    Picos act_ready_ps = 0;           // earliest ACT while closed
+    Picos col_ready_ps = 0;           // ACT + tRCD
+    Picos pre_ready_ps = 0;           // earliest PRE
+  };
+  struct Timing {
+    Picos rcd = 0, rp = 0, ras = 0, cl = 0, wl = 0, wr = 0, ccd_s = 0, ccd_l = 0, rtw = 0, wtr = 0,
+          refi = 0, rfc = 0;
+  };
+
   static Picos ceil_ps(const BusTime& t) { return t.ps + (t.remainder > 0 ? 1 : 0); }
-  Picos compute_next(Picos now, bool blocked) const;
+  static bool earlier(const BusTime& a, const BusTime& b) {
+    return a.ps < b.ps || (a.ps == b.ps && a.remainder < b.remainder);
+  }
+  // First time at or after t outside every refresh window.
+  Picos after_refresh(Picos t) const;
+  std::uint64_t epoch(Picos t) const {
+    return timing_.refi == 0 ? 0 : (t + refresh_phase_) / timing_.refi;
+  }
+  void refresh_rows(Picos now);
+  void choose_direction();
+  void open_rows();
+  // Time the data of a request whose row is open could start.
+  BusTime data_start(const Pending& p) const;
+  Picos column_ps(const Pending& p, const BusTime& start) const {
+    return ceil_ps(start) - (p.request.write ? timing_.wl : timing_.cl);
+  }
+  // Index of the request whose column command can go first (ties: oldest), or size().
+  std::size_t best() const;
+  void issue(std::size_t index, const BusTime& start, Picos now);
 
   std::string name_;
   Clock clock_;
   std::uint32_t sector_bytes_;
   Picos latency_ps_;
   std::int64_t micro_bits_per_ps_;  // data_rate_mtps x bus_width_bits (bits per microsecond)
+  Timing timing_;
+  DramAddressMap map_;
+  Picos refresh_phase_;  // refreshes start at k t_refi - refresh_phase_ (staggered)
+  std::size_t capacity_;
+  std::size_t drain_high_;      // writes queued that start a write drain
+  std::size_t drain_low_;       // writes queued that end it
+  std::vector<Pending> queue_;  // in arrival order
+  std::size_t queued_writes_ = 0;
+  bool draining_ = false;
+  bool writes_turn_ = false;  // the direction served now
+  std::vector<Bank> banks_;
+  std::vector<char> bank_scratch_;     // open_rows(): banks with a queued row hit
+  std::vector<Picos> group_next_col_;  // last column command of the group + tCCD_L
+  Picos next_col_ = 0;                 // last column command + tCCD_S
+  Picos next_read_col_ = 0;            // end of the last write's data + tWTR
+  Picos next_write_col_ = 0;           // last read command + tRTW
   BusTime bus_free_;
   Link<DramRequest>& in_;
   std::span<Link<DramResponse>* const> to_slices_;
@@ -68,6 +144,9 @@ class DramChannel final : public ClockedUnit {
 
   std::uint64_t read_bytes_ = 0;
   std::uint64_t write_bytes_ = 0;
+  std::uint64_t row_hits_ = 0;
+  std::uint64_t row_misses_ = 0;
+  std::uint64_t row_conflicts_ = 0;
 };
 
 }  // namespace sassim::memsys

@@ -102,8 +102,8 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
 
   for (std::uint32_t k = 0; k < channels; ++k) {
     channels_.push_back(std::make_unique<DramChannel>(k, config_.dram(), clocks.dram, sector_bytes,
-                                                      dram_requests_[k], dram_fills_.all(),
-                                                      *channel_bells[k]));
+                                                      config_.l2().line_bytes(), dram_requests_[k],
+                                                      dram_fills_.all(), *channel_bells[k]));
   }
   for (std::uint32_t j = 0; j < slices; ++j) {
     slices_.push_back(std::make_unique<L2Slice>(

@@ -1,58 +1,17 @@
-// A DRAM channel alone, fed by a mock slice: exact bus occupancy and latency.
+// A DRAM channel alone, fed by a mock slice: exact bus occupancy and latency (no bank
+// timing: every timing field 0, one bank).
 #include "memsys/dram_channel.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "memsys/engine.h"
-#include "memsys_test_support.h"
+#include "dram_rig.h"
 
 namespace sassim::memsys {
 namespace {
 
-struct ChannelRig {
-  explicit ChannelRig(double data_rate_mtps, std::uint32_t bus_width_bits, std::size_t requests) {
-    dram.set_type("HBM2");
-    dram.set_channels(1);
-    dram.set_bus_width_bits(bus_width_bits);
-    dram.set_data_rate_mtps(data_rate_mtps);
-    dram.set_latency_ns(100);
-    clock = Clock::from_mhz(data_rate_mtps / 2);
-    in = std::make_unique<Link<DramRequest>>(requests, &bell);
-    fills = std::make_unique<Link<DramResponse>>(requests, nullptr);
-    fill_ptrs.push_back(fills.get());
-    channel = std::make_unique<DramChannel>(0, dram, clock, 32, *in, fill_ptrs, bell);
-  }
-  // Sends n one-sector reads at time t, as a slice would in one edge.
-  void send_reads(std::size_t n, Picos t) {
-    for (std::size_t i = 0; i < n; ++i) {
-      in->push(
-          DramRequest{
-              .line = i, .sent_ps = t, .sector_mask = 1, .tag = 0, .slice = 0, .write = false},
-          t, t + 1);
-    }
-  }
-  std::vector<Picos> run_and_collect() {
-    Engine engine(Clock{1000}, Clock{1000}, clock, 1000000);
-    engine.add(ClockDomain::kDram, channel.get());
-    engine.run_until([this] { return !channel->busy(); });
-    std::vector<Picos> ready;
-    while (!fills->empty()) {
-      ready.push_back(fills->front_ready_ps());
-      fills->pop();
-    }
-    return ready;
-  }
-
-  config::DramConfig dram;
-  Clock clock;
-  Doorbell bell;
-  std::unique_ptr<Link<DramRequest>> in;
-  std::unique_ptr<Link<DramResponse>> fills;
-  std::vector<Link<DramResponse>*> fill_ptrs;
-  std::unique_ptr<DramChannel> channel;
-};
+using testing::ChannelRig;
 
 TEST(DramChannel, LoneReadTakesExactlyTheLatency) {
   ChannelRig rig(2000, 64, 1);
@@ -91,16 +50,35 @@ TEST(DramChannel, FractionalBytesPerClockIsExactOverTime) {
 }
 
 TEST(DramChannel, WritesUseTheBusWithoutAnswer) {
+  // The write is alone in the queue at its first edge and takes the bus at 0; the read
+  // sent 1 ns later waits for its 128 bytes.
   ChannelRig rig(2000, 64, 4);
-  rig.in->push(
-      DramRequest{.line = 1, .sent_ps = 0, .sector_mask = 0xf, .tag = 0, .slice = 0, .write = true},
-      0, 1);
-  rig.send_reads(1, 0);
+  rig.send(1, 0, /*write=*/true, 0xf);
+  rig.send(0, 1000);
   const std::vector<Picos> ready = rig.run_and_collect();
   ASSERT_EQ(ready.size(), 1u);
-  EXPECT_EQ(ready[0], 8000u + 100'000);  // behind 128 bytes of write data
+  EXPECT_EQ(ready[0], 8000u + 100'000);
   EXPECT_EQ(rig.channel->write_bytes(), 128u);
   EXPECT_EQ(rig.channel->read_bytes(), 32u);
+}
+
+TEST(DramChannel, ReadsGoBeforeQueuedWritesUntilTheWritesFillTheQueue) {
+  // Queue of 8: writes wait while a read is queued, until 7 of them are (7/8).
+  ChannelRig rig(2000, 64, 8);
+  rig.send(100, 0, /*write=*/true, 0xf);
+  rig.send(101, 0, /*write=*/true, 0xf);
+  rig.send(0, 0);
+  std::vector<Picos> ready = rig.run_and_collect();
+  ASSERT_EQ(ready.size(), 1u);
+  EXPECT_EQ(ready[0], 100'000u);  // before both older writes
+
+  ChannelRig full(2000, 64, 8);
+  for (std::uint64_t i = 0; i < 7; ++i) full.send(100 + i, 0, /*write=*/true, 0xf);
+  full.send(0, 0);
+  ready = full.run_and_collect();
+  ASSERT_EQ(ready.size(), 1u);
+  // 7 writes fill 7/8 of the queue: they drain down to 1 (6 x 128 bytes) first.
+  EXPECT_EQ(ready[0], 6 * 8000u + 100'000);
 }
 
 }  // namespace

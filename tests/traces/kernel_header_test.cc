@@ -80,8 +80,7 @@ TEST(KernelHeader, BadValuesNameLineAndExpectation) {
 }
 
 TEST(KernelHeader, LineinfoOnlyFromVersion4) {
-  HeaderFields v3;
-  v3.tracer = "3";
+  const HeaderFields v3{.tracer = "3"};
   std::string text = replace(header(v3), "-accelsim tracer version = 3\n",
                              "-accelsim tracer version = 3\n-enable lineinfo = 0\n");
   EXPECT_THAT(error_of(text), HasSubstr("h.traceg:13: -enable lineinfo in a tracer version 3 "
