@@ -1,63 +1,20 @@
 #include "isa/flops.h"
 
-#include <array>
-#include <charconv>
+#include "isa/matrix.h"
 
 namespace sassim::isa {
 namespace {
-
-struct Shape {
-  std::string_view text;
-  std::uint32_t m, n, k;
-};
-
-// Warp-level matrix shapes as SASS spells them in the first numeric modifier.
-constexpr std::array<Shape, 10> kShapes = {{
-    {"884", 8, 8, 4},        // HMMA.884 (Volta, per step of a quad-pair) / DMMA.884
-    {"1688", 16, 8, 8},      // HMMA.1688, DMMA.1688 (sm_90)
-    {"16816", 16, 8, 16},    // HMMA.16816, IMMA.16816
-    {"8816", 8, 8, 16},      // IMMA.8816
-    {"8832", 8, 8, 32},      // IMMA.8832 (4-bit)
-    {"16832", 16, 8, 32},    // IMMA.16832, HMMA.SP.16832
-    {"16864", 16, 8, 64},    // IMMA.16864 (4-bit)
-    {"1684", 16, 8, 4},      // DMMA.1684 (sm_90)
-    {"88128", 8, 8, 128},    // BMMA.88128
-    {"168256", 16, 8, 256},  // BMMA.168256
-}};
 
 std::uint16_t per_thread(std::uint64_t total, std::uint32_t threads) {
   return static_cast<std::uint16_t>(total / threads);
 }
 
-// "64x128x16" -> 64, 128, 16.
-bool parse_gmma_shape(std::string_view s, std::uint32_t& m, std::uint32_t& n, std::uint32_t& k) {
-  std::uint32_t* out[3] = {&m, &n, &k};
-  for (int i = 0; i < 3; ++i) {
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out[i]);
-    if (ec != std::errc{}) return false;
-    s.remove_prefix(static_cast<std::size_t>(p - s.data()));
-    if (i < 2) {
-      if (s.empty() || s.front() != 'x') return false;
-      s.remove_prefix(1);
-    }
-  }
-  return s.empty();
-}
-
-FlopInfo matrix_flops(const OpcodeText& text, bool warpgroup) {
-  for (std::string_view mod : text) {
-    if (warpgroup) {
-      std::uint32_t m = 0, n = 0, k = 0;
-      if (parse_gmma_shape(mod, m, n, k)) {
-        return {FlopKind::kTensor, per_thread(2ULL * m * n * k, 128)};
-      }
-      continue;
-    }
-    for (const Shape& s : kShapes) {
-      if (mod == s.text) return {FlopKind::kTensor, per_thread(2ULL * s.m * s.n * s.k, 32)};
-    }
-  }
-  return {FlopKind::kTensor, 0};  // shape not spelled: counted as no FLOPs rather than guessed
+// 2*M*N*K of the warp (warpgroup for GMMA) over its threads; a shape not spelled
+// counts as no FLOPs rather than guessed.
+FlopInfo matrix_flops(const OpcodeText& text) {
+  const MatrixShape s = matrix_shape_of(text);
+  const std::uint32_t threads = is_warpgroup_matrix(text.base()) ? 128 : 32;
+  return {FlopKind::kTensor, per_thread(2ULL * s.m * s.n * s.k, threads)};
 }
 
 }  // namespace
@@ -78,10 +35,10 @@ FlopInfo flops_of(const OpcodeText& text) {
   }
   if (op == "DFMA") return {FlopKind::kFp64, 2};
   if (op == "DADD" || op == "DMUL") return {FlopKind::kFp64, 1};
-  if (op == "HMMA" || op == "IMMA" || op == "DMMA" || op == "BMMA")
-    return matrix_flops(text, false);
-  if (op == "HGMMA" || op == "IGMMA" || op == "QGMMA" || op == "BGMMA")
-    return matrix_flops(text, true);
+  if (op == "HMMA" || op == "IMMA" || op == "DMMA" || op == "BMMA" || op == "QMMA" ||
+      is_warpgroup_matrix(op)) {
+    return matrix_flops(text);
+  }
   return {};
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "isa/matrix.h"
 #include "isa/opcode_modifiers.h"
 #include "isa/opcode_rows.h"
 
@@ -55,6 +56,17 @@ std::string_view unit_class_name(UnitClass unit) {
       return "misc";
   }
   return "unknown";
+}
+
+std::string_view mma_type_name(MmaType type) {
+  constexpr std::string_view kNames[] = {"none", "f16",  "bf16", "tf32",  "fp8",
+                                         "int8", "int4", "fp64", "binary"};
+  return kNames[static_cast<std::size_t>(type)];
+}
+
+std::string_view mma_accum_name(MmaAccum accum) {
+  constexpr std::string_view kNames[] = {"none", "f16", "f32", "s32", "f64"};
+  return kNames[static_cast<std::size_t>(accum)];
 }
 
 std::string_view mem_space_name(MemSpace space) {
@@ -117,6 +129,7 @@ std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_mo
   const FlopInfo flops = flops_of(*text);
   op.flop_kind = static_cast<std::uint8_t>(flops.kind);
   op.flops_per_thread = flops.per_thread;
+  op.matrix = matrix_shape_of(*text);
   return op;
 }
 

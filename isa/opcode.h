@@ -60,6 +60,26 @@ enum class ControlKind : std::uint8_t {
   kDependency,     // DEPBAR, LDGDEPBAR (asynchronous-copy group bookkeeping)
 };
 
+// Operand (A and B) element type of a matrix instruction.
+enum class MmaType : std::uint8_t { kNone, kF16, kBf16, kTf32, kFp8, kInt8, kInt4, kFp64, kBinary };
+// Accumulator (C and D) element type of a matrix instruction.
+enum class MmaAccum : std::uint8_t { kNone, kF16, kF32, kS32, kF64 };
+std::string_view mma_type_name(MmaType type);     // "f16", "bf16", "tf32", "fp8", "int8", ...
+std::string_view mma_accum_name(MmaAccum accum);  // "f16", "f32", "s32", "f64"
+
+// What the tensor-core timing needs of a matrix instruction: its logical shape
+// (m, n, k of one warp, or of a warpgroup for the GMMA forms; 0 when the shape is
+// not spelled), operand and accumulator types and whether it is a sparse (.SP) form.
+// All zero (type kNone) for other instructions.
+struct MatrixShape {
+  std::uint16_t m = 0, n = 0, k = 0;
+  MmaType type = MmaType::kNone;
+  MmaAccum accum = MmaAccum::kNone;
+  bool sparse = false;
+  bool is_matrix() const { return type != MmaType::kNone; }
+  friend bool operator==(const MatrixShape&, const MatrixShape&) = default;
+};
+
 // One opcode of an instruction stream, decoded once from its text ("LDG.E.128.SYS").
 struct DecodedOpcode {
   std::uint16_t id = 0;  // index of the base mnemonic in its architecture's table
@@ -71,6 +91,7 @@ struct DecodedOpcode {
   std::uint8_t dst_regs = 1;      // registers written by the first recorded destination
   std::uint8_t flop_kind = 0;     // isa::FlopKind (isa/flops.h) of its floating-point work
   std::uint16_t flops_per_thread = 0;  // floating-point operations per active thread
+  MatrixShape matrix;                  // shape and types of matrix instructions
 };
 
 // The opcode table of one architecture. Tables are immutable and shared.

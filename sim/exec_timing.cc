@@ -1,6 +1,8 @@
 #include "sim/exec_timing.h"
 
+#include <algorithm>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -52,7 +54,50 @@ std::optional<std::uint16_t> find_mnemonic(const isa::OpcodeTable& table, std::s
   return std::nullopt;
 }
 
+// The cycles of a tensor_ops entry: set and within the field's range.
+std::uint32_t checked_cycles(std::uint32_t value, bool has, std::string_view field,
+                             std::uint32_t max) {
+  if (!has || value == 0 || value > max) {
+    throw Error(fmt::format("{} = {}: expected 1 to {} core cycles", field,
+                            has ? std::to_string(value) : std::string("(unset)"), max));
+  }
+  return value;
+}
+
 }  // namespace
+
+void ExecTiming::add_tensor_forms(const config::SmConfig& sm, const isa::OpcodeTable& table,
+                                  isa::Arch config_arch) {
+  const isa::OpcodeTable& config_table = isa::OpcodeTable::get(config_arch);
+  for (int i = 0; i < sm.tensor_ops_size(); ++i) {
+    const config::TensorTiming& entry = sm.tensor_ops(i);
+    const std::string path = fmt::format("sm.tensor_ops[{}]", i);
+    const std::optional<isa::DecodedOpcode> form = config_table.decode(entry.opcode());
+    if (!form || !form->matrix.is_matrix() || form->matrix.m == 0) {
+      throw Error(
+          fmt::format("{}.opcode: '{}' is not a matrix instruction of {} with a known shape (e.g. "
+                      "\"HMMA.16816.F32.BF16\", \"IMMA.16832.S8.S8\", \"DMMA.884\")",
+                      path, entry.opcode(), isa::arch_name(config_arch)));
+    }
+    const std::uint32_t latency = checked_cycles(entry.latency_cycles(), entry.has_latency_cycles(),
+                                                 path + ".latency_cycles", 10000);
+    const std::uint32_t interval =
+        checked_cycles(entry.initiation_interval_cycles(), entry.has_initiation_interval_cycles(),
+                       path + ".initiation_interval_cycles", 1024);
+    // The same form in the trace's table (absent: a trace of another generation).
+    const std::optional<isa::DecodedOpcode> op = table.decode(entry.opcode());
+    if (!op) continue;
+    TensorForm resolved{op->id, op->matrix, latency, interval};
+    auto same = std::find_if(tensor_forms_.begin(), tensor_forms_.end(), [&](const TensorForm& f) {
+      return f.id == resolved.id && f.shape == resolved.shape;
+    });
+    if (same != tensor_forms_.end()) {
+      *same = resolved;
+    } else {
+      tensor_forms_.push_back(resolved);
+    }
+  }
+}
 
 ExecTiming::ExecTiming(const config::SmConfig& sm, isa::Arch arch, isa::Arch config_arch) {
   for (std::size_t i = 0; i < isa::kNumUnitClasses; ++i) {
@@ -77,6 +122,7 @@ ExecTiming::ExecTiming(const config::SmConfig& sm, isa::Arch arch, isa::Arch con
                               isa::arch_name(config_arch)));
     }
   }
+  add_tensor_forms(sm, table, config_arch);
 }
 
 }  // namespace sassim::sim

@@ -1,7 +1,8 @@
 #pragma once
 // Issue latency and initiation interval of every opcode of one architecture,
 // resolved once from the config: the class values of `sm.units`, replaced by
-// `sm.opcode_latency_cycles` where an opcode has its own latency.
+// `sm.opcode_latency_cycles` where an opcode has its own latency, and for matrix
+// instructions by the `sm.tensor_ops` entry of their form (opcode, shape, types).
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -21,6 +22,7 @@ class ExecTiming {
   ExecTiming(const config::SmConfig& sm, isa::Arch arch, isa::Arch config_arch);
 
   std::uint32_t latency(const isa::DecodedOpcode& op) const {
+    if (const TensorForm* form = tensor_form(op)) return form->latency;
     std::uint32_t by_opcode = op.id < latency_by_id_.size() ? latency_by_id_[op.id] : 0;
     return by_opcode != 0 ? by_opcode : class_latency_[static_cast<std::size_t>(op.unit)];
   }
@@ -31,12 +33,33 @@ class ExecTiming {
   std::uint32_t interval(isa::UnitClass unit) const {
     return class_interval_[static_cast<std::size_t>(unit)];
   }
+  // Cycles the instruction holds its unit of one sub-core before the next may enter.
+  std::uint32_t interval(const isa::DecodedOpcode& op) const {
+    if (const TensorForm* form = tensor_form(op)) return form->interval;
+    return interval(op.unit);
+  }
 
  private:
+  struct TensorForm {
+    std::uint16_t id;  // opcode id in the trace architecture's table
+    isa::MatrixShape shape;
+    std::uint32_t latency, interval;
+  };
+  const TensorForm* tensor_form(const isa::DecodedOpcode& op) const {
+    if (op.unit != isa::UnitClass::kTensor) return nullptr;
+    for (const TensorForm& f : tensor_forms_) {
+      if (f.id == op.id && f.shape == op.matrix) return &f;
+    }
+    return nullptr;
+  }
+  void add_tensor_forms(const config::SmConfig& sm, const isa::OpcodeTable& table,
+                        isa::Arch config_arch);
+
   std::array<std::uint32_t, isa::kNumUnitClasses> class_latency_{};
   std::array<std::uint32_t, isa::kNumUnitClasses> class_interval_{};
   std::vector<std::uint32_t> latency_by_id_;  // 0 = use the class latency
   std::vector<bool> waits_async_;
+  std::vector<TensorForm> tensor_forms_;  // one per distinct form, the config's last entry
 };
 
 }  // namespace sassim::sim

@@ -182,7 +182,9 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   const ExecTiming& timing = *kernel_of(w).timing;
   const auto unit = static_cast<std::size_t>(si.op.unit);
   SubCore& sub = sub_cores_[slot % sub_cores_.size()];
-  sub.unit_free[unit] = cycle + timing.interval(si.op.unit);
+  const std::uint32_t interval = timing.interval(si.op);
+  sub.unit_free[unit] = cycle + interval;
+  if (si.op.unit == isa::UnitClass::kTensor) counters_.tensor_busy_cycles += interval;
   ++counters_.warp_insts;
   if (KernelContext::Progress* progress = kernel_of(w).progress) ++progress->warp_insts;
   ++counters_.insts_by_unit[unit];
@@ -482,6 +484,7 @@ void Sm::report(StatSink& sink) const {
   sink.add(name_ + ".busy_cycles", static_cast<double>(counters_.busy_cycles));
   sink.add(name_ + ".issue_cycles", static_cast<double>(counters_.issue_cycles));
   sink.add(name_ + ".barrier_waits", static_cast<double>(counters_.barrier_waits));
+  sink.add(name_ + ".tensor_busy_cycles", static_cast<double>(counters_.tensor_busy_cycles));
   for (std::size_t k = 0; k < kNumWarpCycleStates; ++k) {
     sink.add(fmt::format("{}.warp_cycles.{}", name_,
                          warp_cycle_state_name(static_cast<WarpCycleState>(k))),

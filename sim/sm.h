@@ -24,6 +24,9 @@ struct SmCounters {
   std::uint64_t busy_cycles = 0;   // cycles with at least one resident CTA
   std::uint64_t issue_cycles = 0;  // sub-core cycles that issued an instruction
   std::uint64_t barrier_waits = 0;
+  // Sub-core cycles the tensor pipes were occupied (the issue interval of each
+  // matrix instruction, summed over sub-cores): utilisation = this / (cycles x sub-cores).
+  std::uint64_t tensor_busy_cycles = 0;
   std::array<std::uint64_t, isa::kNumUnitClasses> insts_by_unit{};
   std::array<std::uint64_t, kNumWarpCycleStates> warp_cycles{};  // summed over resident warps
   std::array<double, 5> flops{};                                 // by isa::FlopKind

@@ -249,6 +249,24 @@ TEST_F(SmTest, OverridesOfAnotherGenerationsOpcodesAreSkippedTyposAreErrors) {
   EXPECT_THROW(ExecTiming(config_.sm(), isa::Arch::kSm80, isa::Arch::kSm80), Error);
 }
 
+TEST_F(SmTest, TensorFormIntervalSpacesMatrixInstructionsAndCountsPipeBusyCycles) {
+  auto* form = config_.mutable_sm()->add_tensor_ops();
+  form->set_opcode("HMMA.884.F32.F32");
+  form->set_latency_cycles(3);
+  form->set_initiation_interval_cycles(5);
+  auto hmma = make_inst(0x00, UnitClass::kTensor, {}, isa::RegRange{8, 2});
+  hmma.op = *isa::OpcodeTable::get(isa::Arch::kSm70).decode("HMMA.884.F32.F32.STEP0");
+  auto other = make_inst(0x10, UnitClass::kTensor, {}, isa::RegRange{12, 2});
+  other.op = *isa::OpcodeTable::get(isa::Arch::kSm70).decode("HMMA.884.F16.F16.STEP0");
+  auto use = make_inst(0x20, UnitClass::kFp32, {8}, isa::RegRange{20, 1});
+  const auto a = add(hmma), b = add(other), c = add(use);
+  run({{a, b, c}});
+  EXPECT_EQ(recorder_.cycle_of(0x00), 1U);
+  EXPECT_EQ(recorder_.cycle_of(0x10), 6U);  // the form's interval 5
+  EXPECT_EQ(recorder_.cycle_of(0x20), 7U);  // F16 form: class interval 1; R8 ready at 1 + 3
+  EXPECT_EQ(sm_->counters().tensor_busy_cycles, 6U);  // 5 + the class interval 1
+}
+
 TEST_F(SmTest, UnknownSchedulerPolicyIsAnErrorNamingTheField) {
   config_ = testing::small_config(1, "fifo");
   FixedLatencyPort port(kCycle);
