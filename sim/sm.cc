@@ -273,9 +273,10 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   access.token = token;
   access.space = space;
   access.kind = si.op.mem;
-  access.bytes_per_thread = si.mem_width_bytes != 0   ? si.mem_width_bytes
-                            : si.op.access_bytes != 0 ? si.op.access_bytes
-                                                      : 4;
+  // The wider of what the trace recorded and what the opcode moves: traces record 2
+  // bytes for LDSM, whose threads each address a 16-byte matrix row.
+  access.bytes_per_thread = std::max(si.mem_width_bytes, si.op.access_bytes);
+  if (access.bytes_per_thread == 0) access.bytes_per_thread = 4;
   access.active_mask = wi.active_mask;
   access.addresses = std::span<const std::uint64_t>(addrs, wi.addr_count);
   address_stage_.push(access, now, now + clock_.edge(latency_cycles));

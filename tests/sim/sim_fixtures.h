@@ -105,6 +105,7 @@ class FixedLatencyPort final : public memsys::SmMemoryPort {
   void submit(const memsys::WarpMemAccess& access, Picos now) override {
     in_flight_.emplace_back(now + latency_ps_, access.token);
     ++submitted;
+    last_bytes_per_thread = access.bytes_per_thread;
   }
   std::optional<std::uint32_t> pop_completed(Picos now) override {
     if (in_flight_.empty() || in_flight_.front().first > now) return std::nullopt;
@@ -119,6 +120,7 @@ class FixedLatencyPort final : public memsys::SmMemoryPort {
     return static_cast<std::uint32_t>(in_flight_.size());
   }
   std::uint64_t submitted = 0;
+  unsigned last_bytes_per_thread = 0;
 
  private:
   Picos latency_ps_;

@@ -145,6 +145,15 @@ TEST_F(SmTest, LoadUseWaitsForTheMemoryResponse) {
   EXPECT_EQ(port_->submitted, 1U);
 }
 
+TEST_F(SmTest, MatrixLoadsUseTheOpcodesRowWidthNotTheRecordedOne) {
+  isa::StaticInst ldsm = make_load(0x00, isa::RegRange{4, 4}, 2);
+  ldsm.op.space = isa::MemSpace::kShared;
+  ldsm.mem_width_bytes = 2;  // what traces record for LDSM
+  ldsm.op.access_bytes = 16;
+  run({{add(ldsm)}}, 10);
+  EXPECT_EQ(port_->last_bytes_per_thread, 16U);
+}
+
 TEST_F(SmTest, AddressGenerationLatencyPrecedesTheMemorySystem) {
   config_.mutable_sm()->mutable_units()->mutable_memory()->set_latency_cycles(5);
   auto ld = add(make_load(0x00, isa::RegRange{4, 1}, 2));
