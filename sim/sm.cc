@@ -7,33 +7,9 @@
 
 #include "isa/error.h"
 #include "isa/flops.h"
+#include "sim/sm_internal.h"
 
 namespace sassim::sim {
-
-struct Sm::CtaSlot {
-  bool used = false;
-  const KernelContext* kernel = nullptr;
-  traces::CtaTrace trace;
-  CtaResources resources;
-  std::vector<unsigned> warp_slots;
-  std::uint32_t active_warps = 0;  // warps with instructions left (can reach a barrier)
-  std::uint32_t arrived = 0;       // warps waiting at the barrier
-  std::uint32_t finished_warps = 0;
-};
-
-struct Sm::PendingAccess {
-  unsigned slot = 0;
-  bool async = false;
-  std::uint8_t num_dst = 0;
-  std::array<isa::RegRange, isa::kMaxDstRanges> dst{};
-};
-
-struct Sm::SubCore {
-  std::unique_ptr<SchedulerPolicy> policy;
-  std::vector<unsigned> slots;      // warp slots served by this sub-core, by local index
-  std::vector<std::uint64_t> ages;  // launch order of the warp in each local slot
-  std::array<std::uint64_t, isa::kNumUnitClasses> unit_free{};  // next cycle each pipe accepts
-};
 
 Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& port, Clock core)
     : id_(id),
@@ -228,104 +204,6 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   advance(slot, cycle + 1);
 }
 
-void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
-                      std::uint64_t latency_cycles, Picos now) {
-  Warp& w = warps_[slot];
-  const CtaSlot& c = ctas_[w.cta_slot];
-  const std::uint64_t* addrs = c.trace.addresses.data() + wi.addr_begin;
-  isa::MemSpace space = si.op.space;
-  if (space == isa::MemSpace::kGeneric) {
-    const KernelContext& kernel = kernel_of(w);
-    const traces::KernelInfo& info = *kernel.info;
-    const std::uint64_t a = addrs[0];
-    if (a >= info.shmem_base && a - info.shmem_base < kernel.shared_window_size) {
-      space = isa::MemSpace::kShared;
-    } else if (a >= info.local_base && a - info.local_base < kernel.local_window_size) {
-      space = isa::MemSpace::kLocal;
-    } else {
-      space = isa::MemSpace::kGlobal;
-    }
-  }
-  std::uint32_t token;
-  if (free_tokens_.empty()) {
-    token = static_cast<std::uint32_t>(pending_.size());
-    pending_.emplace_back();
-  } else {
-    token = free_tokens_.back();
-    free_tokens_.pop_back();
-  }
-  PendingAccess& p = pending_[token];
-  p.slot = slot;
-  p.async = si.op.mem == isa::MemKind::kAsyncCopy;
-  const bool returns_data = si.op.mem == isa::MemKind::kLoad || si.op.mem == isa::MemKind::kAtomic;
-  p.num_dst = returns_data ? si.num_dst : 0;
-  p.dst = si.dst;
-  for (std::uint8_t d = 0; d < p.num_dst; ++d) {
-    for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
-      w.reg_ready[p.dst[d].first + k] = kNeverCycle;
-      w.reg_pending_shared[p.dst[d].first + k] = space == isa::MemSpace::kShared;
-    }
-  }
-  ++w.outstanding;
-  if (p.async) ++w.outstanding_async;
-
-  memsys::WarpMemAccess access;
-  access.token = token;
-  access.space = space;
-  access.kind = si.op.mem;
-  // The wider of what the trace recorded and what the opcode moves: traces record 2
-  // bytes for LDSM, whose threads each address a 16-byte matrix row.
-  access.bytes_per_thread = std::max(si.mem_width_bytes, si.op.access_bytes);
-  if (access.bytes_per_thread == 0) access.bytes_per_thread = 4;
-  access.active_mask = wi.active_mask;
-  access.addresses = std::span<const std::uint64_t>(addrs, wi.addr_count);
-  address_stage_.push(access, now, now + clock_.edge(latency_cycles));
-}
-
-bool Sm::submit_addresses(Picos now) {
-  bool progress = false;
-  while (address_stage_.ready(now) && port_.can_accept(now)) {
-    port_.submit(address_stage_.pop(), now);
-    progress = true;
-  }
-  return progress;
-}
-
-bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
-  bool progress = false;
-  while (auto token = port_.pop_completed(now)) {
-    progress = true;
-    PendingAccess& p = pending_[*token];
-    Warp& w = warps_[p.slot];
-    for (std::uint8_t d = 0; d < p.num_dst; ++d) {
-      for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
-        w.reg_ready[p.dst[d].first + k] = cycle;
-      }
-    }
-    --w.outstanding;
-    if (p.async) --w.outstanding_async;
-    free_tokens_.push_back(*token);
-    const unsigned slot = p.slot;
-    switch (w.state) {
-      case WarpState::kRunning:
-        advance(slot, std::max(w.min_issue_cycle, cycle));
-        break;
-      case WarpState::kWaitMemory:
-        if ((w.wait_async_only ? w.outstanding_async : w.outstanding) == 0) {
-          w.state = WarpState::kRunning;
-          advance(slot, std::max(w.min_issue_cycle, cycle));
-        }
-        break;
-      case WarpState::kDraining:
-        if (w.outstanding == 0) finish_warp(slot, cycle);
-        break;
-      default:
-        break;
-    }
-  }
-  return progress;
-}
-
 void Sm::arrive_at_barrier(unsigned slot, std::uint64_t cycle) {
   Warp& w = warps_[slot];
   w.state = WarpState::kAtBarrier;
@@ -384,57 +262,6 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
     }
   }
   return best;
-}
-
-void Sm::account(Warp& w, std::uint64_t cycle, WarpCycleState next) {
-  if (cycle > w.state_since) {
-    counters_.warp_cycles[static_cast<std::size_t>(w.cycle_state)] += cycle - w.state_since;
-    w.state_since = cycle;
-  }
-  w.cycle_state = next;
-}
-
-WarpCycleState Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycle) const {
-  switch (w.state) {
-    case WarpState::kAtBarrier:
-      return WarpCycleState::kBarrier;
-    case WarpState::kWaitMemory:
-      return w.wait_async_only ? WarpCycleState::kLongScoreboard : WarpCycleState::kMembar;
-    case WarpState::kDraining:
-    case WarpState::kFree:
-      return WarpCycleState::kDrain;
-    case WarpState::kRunning:
-      break;
-  }
-  const isa::WarpInst& wi = (*w.insts)[w.next];
-  const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
-  if (w.ready_cycle == kNeverCycle) {
-    auto pending_shared = [&](std::uint16_t r) {
-      return w.reg_ready[r] == kNeverCycle && w.reg_pending_shared[r];
-    };
-    for (std::uint8_t i = 0; i < si.num_src; ++i) {
-      if (pending_shared(si.src[i])) return WarpCycleState::kShortScoreboard;
-    }
-    return WarpCycleState::kLongScoreboard;
-  }
-  if (w.ready_cycle > cycle) return WarpCycleState::kWait;
-  const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
-  if (sub.unit_free[static_cast<std::size_t>(si.op.unit)] > cycle) {
-    return si.op.unit == isa::UnitClass::kMemory ? WarpCycleState::kLgThrottle
-                                                 : WarpCycleState::kMathPipeThrottle;
-  }
-  if (memory && address_stage_.full()) return WarpCycleState::kLgThrottle;
-  return WarpCycleState::kNotSelected;
-}
-
-void Sm::account_all(std::uint64_t from_cycle, std::uint64_t state_cycle) {
-  for (std::size_t s = 0; s < sub_cores_.size(); ++s) {
-    const SubCore& sub = sub_cores_[s];
-    for (unsigned slot : sub.slots) {
-      Warp& w = warps_[slot];
-      if (w.state != WarpState::kFree) account(w, from_cycle, classify(w, sub, state_cycle));
-    }
-  }
 }
 
 bool Sm::tick(std::uint64_t cycle, Picos now) {

@@ -1,0 +1,39 @@
+#pragma once
+// The SM's private per-CTA, per-access and per-sub-core state, shared by the files
+// that implement Sm (sm.cc: CTAs, issue, barriers; sm_memory.cc: the memory path;
+// sm_warp_states.cc: where warp cycles go). Not for use outside the SM.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/sm.h"
+
+namespace sassim::sim {
+
+struct Sm::CtaSlot {
+  bool used = false;
+  const KernelContext* kernel = nullptr;
+  traces::CtaTrace trace;
+  CtaResources resources;
+  std::vector<unsigned> warp_slots;
+  std::uint32_t active_warps = 0;  // warps with instructions left (can reach a barrier)
+  std::uint32_t arrived = 0;       // warps waiting at the barrier
+  std::uint32_t finished_warps = 0;
+};
+
+struct Sm::PendingAccess {
+  unsigned slot = 0;
+  bool async = false;
+  std::uint8_t num_dst = 0;
+  std::array<isa::RegRange, isa::kMaxDstRanges> dst{};
+};
+
+struct Sm::SubCore {
+  std::unique_ptr<SchedulerPolicy> policy;
+  std::vector<unsigned> slots;      // warp slots served by this sub-core, by local index
+  std::vector<std::uint64_t> ages;  // launch order of the warp in each local slot
+  std::array<std::uint64_t, isa::kNumUnitClasses> unit_free{};  // next cycle each pipe accepts
+};
+
+}  // namespace sassim::sim

@@ -1,0 +1,108 @@
+// The SM's memory path: address generation, submission to the L1 port, and the
+// completions that make load destinations ready.
+#include <algorithm>
+
+#include "sim/sm.h"
+#include "sim/sm_internal.h"
+
+namespace sassim::sim {
+
+void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
+                      std::uint64_t latency_cycles, Picos now) {
+  Warp& w = warps_[slot];
+  const CtaSlot& c = ctas_[w.cta_slot];
+  const std::uint64_t* addrs = c.trace.addresses.data() + wi.addr_begin;
+  isa::MemSpace space = si.op.space;
+  if (space == isa::MemSpace::kGeneric) {
+    const KernelContext& kernel = kernel_of(w);
+    const traces::KernelInfo& info = *kernel.info;
+    const std::uint64_t a = addrs[0];
+    if (a >= info.shmem_base && a - info.shmem_base < kernel.shared_window_size) {
+      space = isa::MemSpace::kShared;
+    } else if (a >= info.local_base && a - info.local_base < kernel.local_window_size) {
+      space = isa::MemSpace::kLocal;
+    } else {
+      space = isa::MemSpace::kGlobal;
+    }
+  }
+  std::uint32_t token;
+  if (free_tokens_.empty()) {
+    token = static_cast<std::uint32_t>(pending_.size());
+    pending_.emplace_back();
+  } else {
+    token = free_tokens_.back();
+    free_tokens_.pop_back();
+  }
+  PendingAccess& p = pending_[token];
+  p.slot = slot;
+  p.async = si.op.mem == isa::MemKind::kAsyncCopy;
+  const bool returns_data = si.op.mem == isa::MemKind::kLoad || si.op.mem == isa::MemKind::kAtomic;
+  p.num_dst = returns_data ? si.num_dst : 0;
+  p.dst = si.dst;
+  for (std::uint8_t d = 0; d < p.num_dst; ++d) {
+    for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
+      w.reg_ready[p.dst[d].first + k] = kNeverCycle;
+      w.reg_pending_shared[p.dst[d].first + k] = space == isa::MemSpace::kShared;
+    }
+  }
+  ++w.outstanding;
+  if (p.async) ++w.outstanding_async;
+
+  memsys::WarpMemAccess access;
+  access.token = token;
+  access.space = space;
+  access.kind = si.op.mem;
+  // The wider of what the trace recorded and what the opcode moves: traces record 2
+  // bytes for LDSM, whose threads each address a 16-byte matrix row.
+  access.bytes_per_thread = std::max(si.mem_width_bytes, si.op.access_bytes);
+  if (access.bytes_per_thread == 0) access.bytes_per_thread = 4;
+  access.active_mask = wi.active_mask;
+  access.addresses = std::span<const std::uint64_t>(addrs, wi.addr_count);
+  address_stage_.push(access, now, now + clock_.edge(latency_cycles));
+}
+
+bool Sm::submit_addresses(Picos now) {
+  bool progress = false;
+  while (address_stage_.ready(now) && port_.can_accept(now)) {
+    port_.submit(address_stage_.pop(), now);
+    progress = true;
+  }
+  return progress;
+}
+
+bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
+  bool progress = false;
+  while (auto token = port_.pop_completed(now)) {
+    progress = true;
+    PendingAccess& p = pending_[*token];
+    Warp& w = warps_[p.slot];
+    for (std::uint8_t d = 0; d < p.num_dst; ++d) {
+      for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
+        w.reg_ready[p.dst[d].first + k] = cycle;
+      }
+    }
+    --w.outstanding;
+    if (p.async) --w.outstanding_async;
+    free_tokens_.push_back(*token);
+    const unsigned slot = p.slot;
+    switch (w.state) {
+      case WarpState::kRunning:
+        advance(slot, std::max(w.min_issue_cycle, cycle));
+        break;
+      case WarpState::kWaitMemory:
+        if ((w.wait_async_only ? w.outstanding_async : w.outstanding) == 0) {
+          w.state = WarpState::kRunning;
+          advance(slot, std::max(w.min_issue_cycle, cycle));
+        }
+        break;
+      case WarpState::kDraining:
+        if (w.outstanding == 0) finish_warp(slot, cycle);
+        break;
+      default:
+        break;
+    }
+  }
+  return progress;
+}
+
+}  // namespace sassim::sim
