@@ -18,6 +18,7 @@
 
 #include <span>
 
+#include "kernels/gemm_problem.h"
 #include "kernels/launch.h"
 #include "kernels/params.h"
 
@@ -33,11 +34,7 @@ inline constexpr uint32_t kStageBytes = (kTileM + kTileN) * kTileK * 2;
 // The stages, plus slack to align them to 1024 bytes (the swizzle pattern's period).
 inline constexpr uint32_t kSharedBytes = kStages * kStageBytes + 1024;
 
-struct Problem {
-  uint32_t m = 1024;
-  uint32_t n = 1024;
-  uint32_t k = 1024;
-};
+using Problem = GemmProblem;
 
 // Values: [M [N [K]]]; M, N multiples of 128, K of 64; N and K default to M.
 Problem parse_problem(ParamValues values);

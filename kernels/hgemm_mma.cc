@@ -1,38 +1,16 @@
 #include "kernels/hgemm_mma.h"
 
-#include <cmath>
-#include <vector>
-
 #include "kernels/values.h"
 
 namespace sassim::kernels::hgemm_mma {
 
 Problem parse_problem(ParamValues values) {
-  require_at_most(values, 3, kKernel);
-  Problem p;
-  p.m = param_u32(values, 0, p.m, "hgemm_mma M");
-  p.n = param_u32(values, 1, p.m, "hgemm_mma N");
-  p.k = param_u32(values, 2, p.m, "hgemm_mma K");
-  require_multiple(p.m, kTileM, "hgemm_mma M");
-  require_multiple(p.n, kTileN, "hgemm_mma N");
-  require_multiple(p.k, kTileK, "hgemm_mma K");
-  return p;
+  return parse_gemm_problem(values, kKernel, kTileM, kTileN, kTileK);
 }
 
 void reference(const Problem& p, std::span<const uint16_t> a, std::span<const uint16_t> bt,
                std::span<float> c) {
-  std::vector<float> a_row(p.k);
-  std::vector<float> b_t(uint64_t{p.n} * p.k);
-  for (uint64_t i = 0; i < b_t.size(); ++i) b_t[i] = half_to_float(bt[i]);
-  for (uint64_t row = 0; row < p.m; ++row) {
-    for (uint64_t i = 0; i < p.k; ++i) a_row[i] = half_to_float(a[row * p.k + i]);
-    for (uint64_t col = 0; col < p.n; ++col) {
-      const float* b_row = &b_t[col * p.k];
-      float acc = 0.0F;
-      for (uint64_t i = 0; i < p.k; ++i) acc = std::fma(a_row[i], b_row[i], acc);
-      c[row * p.n + col] = acc;
-    }
-  }
+  gemm_tn_reference(p, a, bt, c, half_to_float);
 }
 
 }  // namespace sassim::kernels::hgemm_mma

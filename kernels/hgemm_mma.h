@@ -14,6 +14,7 @@
 
 #include <span>
 
+#include "kernels/gemm_problem.h"
 #include "kernels/launch.h"
 #include "kernels/params.h"
 
@@ -28,11 +29,7 @@ inline constexpr uint32_t kThreads = 128;
 inline constexpr uint32_t kStageBytes = (kTileM + kTileN) * kTileK * 2;
 inline constexpr uint32_t kSharedBytes = kStages * kStageBytes;
 
-struct Problem {
-  uint32_t m = 1024;
-  uint32_t n = 1024;
-  uint32_t k = 1024;
-};
+using Problem = GemmProblem;
 
 // Values: [M [N [K]]]; M, N multiples of 128, K of 32; N and K default to M.
 Problem parse_problem(ParamValues values);

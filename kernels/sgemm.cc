@@ -5,15 +5,7 @@
 namespace sassim::kernels::sgemm {
 
 Problem parse_problem(ParamValues values) {
-  require_at_most(values, 3, kKernel);
-  Problem p;
-  p.m = param_u32(values, 0, p.m, "sgemm M");
-  p.n = param_u32(values, 1, p.m, "sgemm N");
-  p.k = param_u32(values, 2, p.m, "sgemm K");
-  require_multiple(p.m, kTileM, "sgemm M");
-  require_multiple(p.n, kTileN, "sgemm N");
-  require_multiple(p.k, kTileK, "sgemm K");
-  return p;
+  return parse_gemm_problem(values, kKernel, kTileM, kTileN, kTileK);
 }
 
 void reference(const Problem& p, std::span<const float> a, std::span<const float> b,

@@ -8,6 +8,7 @@
 
 #include <span>
 
+#include "kernels/gemm_problem.h"
 #include "kernels/launch.h"
 #include "kernels/params.h"
 
@@ -23,11 +24,7 @@ inline constexpr uint32_t kMicro = 4;  // a thread's outputs per dimension
 inline constexpr float kAlpha = 0.5F;
 inline constexpr float kBeta = 0.25F;
 
-struct Problem {
-  uint32_t m = 1024;
-  uint32_t n = 1024;
-  uint32_t k = 1024;
-};
+using Problem = GemmProblem;
 
 // Values: [M [N [K]]]; M, N multiples of 64, K of 16; N and K default to M.
 Problem parse_problem(ParamValues values);
