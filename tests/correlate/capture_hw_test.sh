@@ -6,22 +6,9 @@ set -uo pipefail
 script="$1/scripts/capture-hw.sh"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-failures=0
 
-# expect EXIT_CODE PATTERN -- COMMAND...
-expect() {
-  local code="$1" pattern="$2" out rc
-  shift 3
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [[ "$rc" != "$code" ]] || ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL: $* -> exit $rc (wanted $code), output did not match /$pattern/:"
-    echo "$out" | head -20
-    failures=$((failures + 1))
-  else
-    echo "ok: $*"
-  fi
-}
+# shellcheck source=SCRIPTDIR/../expect.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
 
 expect 0 "" -- bash -n "$script"
 if command -v shellcheck >/dev/null; then
@@ -46,8 +33,4 @@ expect 0 "/opt/tracer/traces-processing/post-traces-processing $work/o/vectoradd
   "$script" --list "$work/suite.txt" --out "$work/o" --dry-run --only vectoradd
 [[ ! -e "$work/o" ]] || { echo "FAIL: --dry-run created files"; failures=$((failures + 1)); }
 
-if ((failures)); then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "all passed"
+finish

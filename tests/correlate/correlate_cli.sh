@@ -9,24 +9,9 @@ hw="$root/tests/data/hw/gtx1080-microgpusim"
 trace="$root/traces/reference/gtx1080-microgpusim/test-apps/vectoradd/traces/vectoradd-100-32-trace"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-failures=0
 
-# expect EXIT_CODE PATTERN -- COMMAND...: runs the command, checks its exit code and
-# that its output (stdout + stderr) matches the extended regular expression.
-expect() {
-  local code="$1" pattern="$2"
-  shift 3
-  local out rc
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [[ "$rc" != "$code" ]] || ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL: $* -> exit $rc (wanted $code), output did not match /$pattern/:"
-    echo "$out" | head -20
-    failures=$((failures + 1))
-  else
-    echo "ok: $*"
-  fi
-}
+# shellcheck source=SCRIPTDIR/../expect.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
 
 "$sassim" run -q "$trace" --out "$work/r.h5" >/dev/null || { echo "FAIL: sassim run"; exit 1; }
 nsight="$hw/profile/tests/nsight_vectoradd_100_32_metrics_all.csv"
@@ -67,8 +52,4 @@ EOF
   expect 1 "2 runs of trace .* remain" -- "$sassim" correlate --sim "$work/sweep/sweep.csv" --hw "$nvprof" --out "$work/sw"
 fi
 
-if ((failures)); then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "all passed"
+finish

@@ -5,24 +5,9 @@ set -uo pipefail
 sassim="$1"
 root="$2"
 data="$root/tests/data/cli"
-failures=0
 
-# expect EXIT_CODE PATTERN -- COMMAND...: runs the command, checks its exit code and
-# that its output (stdout + stderr) matches the extended regular expression.
-expect() {
-  local code="$1" pattern="$2"
-  shift 3
-  local out rc
-  out="$("$@" 2>&1)"
-  rc=$?
-  if [[ "$rc" != "$code" ]] || ! grep -Eq -- "$pattern" <<<"$out"; then
-    echo "FAIL: $* -> exit $rc (wanted $code), output did not match /$pattern/:"
-    echo "$out" | head -20
-    failures=$((failures + 1))
-  else
-    echo "ok: $*"
-  fi
-}
+# shellcheck source=SCRIPTDIR/../expect.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
 
 expect 1 "no/such/trace" -- "$sassim" run "$root/no/such/trace"
 expect 1 "kernel-1.traceg:[0-9]+.*21955" -- "$sassim" run -q "$data/bad_nregs"
@@ -41,7 +26,4 @@ expect 0 "154839 warp instructions" -- "$sassim" trace info "$root/traces/refere
 # With no arguments, from another directory, it replays the bundled V100 trace.
 expect 0 "using preset 'v100'.*|total \(16 kernels\)" -- bash -c "cd / && '$sassim'"
 
-if ((failures)); then
-  echo "$failures CLI checks failed"
-  exit 1
-fi
+finish
