@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "isa/flops.h"
 #include "memsys/sm_memory_port.h"
 #include "memsys/timed_queue.h"
 #include "memsys/unit.h"
@@ -29,7 +30,7 @@ struct SmCounters {
   std::uint64_t tensor_busy_cycles = 0;
   std::array<std::uint64_t, isa::kNumUnitClasses> insts_by_unit{};
   std::array<std::uint64_t, kNumWarpCycleStates> warp_cycles{};  // summed over resident warps
-  std::array<double, 5> flops{};                                 // by isa::FlopKind
+  std::array<double, isa::kNumFlopKinds> flops{};                // by isa::FlopKind
 };
 
 // Attached from outside (tests, debug tracing) to see every issued instruction.
