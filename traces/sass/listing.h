@@ -19,9 +19,9 @@
 namespace sassim::traces::sass {
 
 // Register numbers of the hard-wired registers.
-inline constexpr uint32_t kRZ = 255;   // R255 reads as zero, writes are dropped
-inline constexpr uint32_t kURZ = 63;   // UR63
-inline constexpr uint32_t kPT = 7;     // P7 / UP7: always true
+inline constexpr uint32_t kRZ = 255;  // R255 reads as zero, writes are dropped
+inline constexpr uint32_t kURZ = 63;  // UR63
+inline constexpr uint32_t kPT = 7;    // P7 / UP7: always true
 
 enum class OperandKind : uint8_t {
   kReg,          // R5, RZ, R2.64 (suffixes hold ".64"), R6.H1
@@ -35,6 +35,7 @@ enum class OperandKind : uint8_t {
   kSpecialReg,   // SR_TID.X, SR_CTAID.Y, SR_LANEID, SRZ, SR_CLOCKLO (name holds it)
   kLabel,        // `(.L_x_1) in branch targets; target_pc holds the resolved PC
   kBarrier,      // B0..B15 of BSSY/BSYNC/BMOV (reg holds the number)
+  kScoreboard,   // SB0..SB5 of DEPBAR (reg holds the number)
   kOther,        // anything else (e.g. gdesc[UR4], tnspA): text and name hold it
 };
 
@@ -48,9 +49,10 @@ struct RegRef {
 
 // [reg(.64) + ureg + offset], optionally behind a descriptor (desc[URd]).
 struct MemRef {
-  RegRef reg;          // general register base (index kRZ when absent)
-  RegRef ureg;         // uniform register term (index kURZ when absent)
-  int64_t offset = 0;  // immediate displacement (may be negative)
+  RegRef reg;                          // general register base (index kRZ when absent)
+  RegRef ureg;                         // uniform register term (index kURZ when absent)
+  int64_t offset = 0;                  // immediate displacement (may be negative)
+  uint32_t scale = 1;                  // ".X4" on the general register: it is multiplied by 4
   std::optional<uint32_t> descriptor;  // desc[URd]: the uniform register d
 };
 
@@ -67,8 +69,9 @@ struct Operand {
   // Other dot-suffixes in order, without the dot and without "reuse":
   // "64", "H0_H0", "H1", "F32", "X", "B1", ...
   std::vector<std::string> suffixes;
-  int64_t imm = 0;     // kImmInt
-  double fimm = 0.0;   // kImmFloat
+  int64_t imm = 0;  // kImmInt
+  // kImmFloat; a decimal kImmInt also holds its value here (HFMA2 writes 0.0 as "0").
+  double fimm = 0.0;
   // kConst: bank (bank_reg present for cx[URn]) and offset (offset_reg for [URn+k]).
   uint32_t const_bank = 0;
   RegRef const_bank_reg;
@@ -83,12 +86,12 @@ struct Operand {
 
 // The scheduling word of Volta through Hopper: the high 64 bits >> 41.
 struct ControlBits {
-  uint8_t stall = 0;            // bits 0-3: cycles before the next instruction issues
-  bool yield = false;           // bit 4
-  uint8_t write_barrier = 7;    // bits 5-7: scoreboard set when results land (7 = none)
-  uint8_t read_barrier = 7;     // bits 8-10: scoreboard set when sources are read (7 = none)
-  uint8_t wait_mask = 0;        // bits 11-16: scoreboards waited on before issue
-  uint8_t reuse = 0;            // bits 17-20: operand reuse-cache flags
+  uint8_t stall = 0;          // bits 0-3: cycles before the next instruction issues
+  bool yield = false;         // bit 4
+  uint8_t write_barrier = 7;  // bits 5-7: scoreboard set when results land (7 = none)
+  uint8_t read_barrier = 7;   // bits 8-10: scoreboard set when sources are read (7 = none)
+  uint8_t wait_mask = 0;      // bits 11-16: scoreboards waited on before issue
+  uint8_t reuse = 0;          // bits 17-20: operand reuse-cache flags
 };
 ControlBits decode_control(uint64_t high_word);
 
@@ -114,8 +117,8 @@ struct Instruction {
 };
 
 struct Function {
-  std::string name;              // the kernel's (mangled) symbol
-  uint32_t registers = 0;        // from SHI_REGISTERS when the listing gives it, else 0
+  std::string name;        // the kernel's (mangled) symbol
+  uint32_t registers = 0;  // from SHI_REGISTERS when the listing gives it, else 0
   uint32_t first_line = 0;
   std::vector<Instruction> instructions;  // in PC order
 
