@@ -116,6 +116,7 @@ MatrixShape matrix_shape_of(const OpcodeText& text) {
   if (shape == text.size()) out = {};  // shape not spelled: no dimensions rather than guessed
   read_types(text, shape == text.size() ? 0 : shape + 1, out);
   out.sparse = text.has("SP");
+  out.warpgroup = warpgroup;
   return out;
 }
 

@@ -124,6 +124,8 @@ std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_mo
   op.control = row->control;
   // BAR.ARV arrives without waiting; BAR, BAR.SYNC(.DEFER_BLOCKING), BAR.RED wait.
   if (row->name == "BAR" && text->has("ARV")) op.control = ControlKind::kBarrierArrive;
+  // WARPGROUP.DEPBAR waits for wgmma groups; WARPGROUP.ARRIVE only orders register use.
+  if (row->name == "WARPGROUP" && text->has("DEPBAR")) op.control = ControlKind::kWarpgroupWait;
   op.access_bytes = row->space == MemSpace::kNone ? 0 : memory_access_bytes(*text);
   op.dst_regs = destination_registers(row->dst, *text, op.access_bytes);
   const FlopInfo flops = flops_of(*text);

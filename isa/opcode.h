@@ -58,6 +58,7 @@ enum class ControlKind : std::uint8_t {
   kConvergence,    // BSSY, BSYNC, WARPSYNC, SSY, SYNC, BMOV
   kMemoryBarrier,  // MEMBAR, FENCE, ERRBAR, CCTL
   kDependency,     // DEPBAR, LDGDEPBAR (asynchronous-copy group bookkeeping)
+  kWarpgroupWait,  // WARPGROUP.DEPBAR: waits for the warpgroup's matrix operations
 };
 
 // Operand (A and B) element type of a matrix instruction.
@@ -76,6 +77,7 @@ struct MatrixShape {
   MmaType type = MmaType::kNone;
   MmaAccum accum = MmaAccum::kNone;
   bool sparse = false;
+  bool warpgroup = false;  // HGMMA, IGMMA, QGMMA, BGMMA: issued by a 128-thread warpgroup
   bool is_matrix() const { return type != MmaType::kNone; }
   friend bool operator==(const MatrixShape&, const MatrixShape&) = default;
 };

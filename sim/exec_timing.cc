@@ -1,6 +1,7 @@
 #include "sim/exec_timing.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +67,11 @@ std::uint32_t checked_cycles(std::uint32_t value, bool has, std::string_view fie
 
 }  // namespace
 
+std::uint32_t ExecTiming::TensorForm::scaled(std::uint32_t floor, double per_n, std::uint16_t n) {
+  const double cycles = std::ceil(per_n * n);
+  return std::max(floor, static_cast<std::uint32_t>(cycles));
+}
+
 void ExecTiming::add_tensor_forms(const config::SmConfig& sm, const isa::OpcodeTable& table,
                                   isa::Arch config_arch) {
   const isa::OpcodeTable& config_table = isa::OpcodeTable::get(config_arch);
@@ -84,10 +90,24 @@ void ExecTiming::add_tensor_forms(const config::SmConfig& sm, const isa::OpcodeT
     const std::uint32_t interval =
         checked_cycles(entry.initiation_interval_cycles(), entry.has_initiation_interval_cycles(),
                        path + ".initiation_interval_cycles", 1024);
+    const bool per_n =
+        entry.has_latency_cycles_per_n() || entry.has_initiation_interval_cycles_per_n();
+    if (per_n && !form->matrix.warpgroup) {
+      throw Error(fmt::format(
+          "{}: latency_cycles_per_n / initiation_interval_cycles_per_n need a warpgroup form "
+          "(HGMMA, IGMMA, QGMMA, BGMMA); '{}' is not one",
+          path, entry.opcode()));
+    }
     // The same form in the trace's table (absent: a trace of another generation).
     const std::optional<isa::DecodedOpcode> op = table.decode(entry.opcode());
     if (!op) continue;
-    TensorForm resolved{op->id, op->matrix, latency, interval};
+    TensorForm resolved{op->id,
+                        op->matrix,
+                        latency,
+                        interval,
+                        entry.latency_cycles_per_n(),
+                        entry.initiation_interval_cycles_per_n()};
+    if (per_n) resolved.shape.n = 0;
     auto same = std::find_if(tensor_forms_.begin(), tensor_forms_.end(), [&](const TensorForm& f) {
       return f.id == resolved.id && f.shape == resolved.shape;
     });

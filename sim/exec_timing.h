@@ -22,7 +22,7 @@ class ExecTiming {
   ExecTiming(const config::SmConfig& sm, isa::Arch arch, isa::Arch config_arch);
 
   std::uint32_t latency(const isa::DecodedOpcode& op) const {
-    if (const TensorForm* form = tensor_form(op)) return form->latency;
+    if (const TensorForm* form = tensor_form(op)) return form->latency_for(op.matrix.n);
     std::uint32_t by_opcode = op.id < latency_by_id_.size() ? latency_by_id_[op.id] : 0;
     return by_opcode != 0 ? by_opcode : class_latency_[static_cast<std::size_t>(op.unit)];
   }
@@ -34,23 +34,39 @@ class ExecTiming {
     return class_interval_[static_cast<std::size_t>(unit)];
   }
   // Cycles the instruction holds its unit of one sub-core before the next may enter.
+  // For warpgroup matrix instructions: cycles the SM's tensor units (all sub-cores
+  // together) hold one operation before the next may start.
   std::uint32_t interval(const isa::DecodedOpcode& op) const {
-    if (const TensorForm* form = tensor_form(op)) return form->interval;
+    if (const TensorForm* form = tensor_form(op)) return form->interval_for(op.matrix.n);
     return interval(op.unit);
   }
 
  private:
   struct TensorForm {
-    std::uint16_t id;  // opcode id in the trace architecture's table
-    isa::MatrixShape shape;
+    std::uint16_t id;        // opcode id in the trace architecture's table
+    isa::MatrixShape shape;  // n = 0: the entry covers every N (warpgroup forms)
     std::uint32_t latency, interval;
+    double latency_per_n = 0, interval_per_n = 0;
+    std::uint32_t latency_for(std::uint16_t n) const { return scaled(latency, latency_per_n, n); }
+    std::uint32_t interval_for(std::uint16_t n) const {
+      return scaled(interval, interval_per_n, n);
+    }
+    static std::uint32_t scaled(std::uint32_t floor, double per_n, std::uint16_t n);
   };
+  // The entry for the instruction's exact form, else one covering every N of it.
   const TensorForm* tensor_form(const isa::DecodedOpcode& op) const {
     if (op.unit != isa::UnitClass::kTensor) return nullptr;
+    const TensorForm* any_n = nullptr;
     for (const TensorForm& f : tensor_forms_) {
-      if (f.id == op.id && f.shape == op.matrix) return &f;
+      if (f.id != op.id) continue;
+      if (f.shape == op.matrix) return &f;
+      if (f.shape.n == 0) {
+        isa::MatrixShape s = op.matrix;
+        s.n = 0;
+        if (f.shape == s) any_n = &f;
+      }
     }
-    return nullptr;
+    return any_n;
   }
   void add_tensor_forms(const config::SmConfig& sm, const isa::OpcodeTable& table,
                         isa::Arch config_arch);

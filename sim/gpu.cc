@@ -158,6 +158,12 @@ KernelResult Gpu::finish(Launch& launch) {
                  r.stats.sum("gpu.dram.channel[", ".write_bytes");
   const double seconds = static_cast<double>(r.cycles) / (config_.clocks().core_mhz() * 1e6);
   r.dram_gbps = seconds == 0 ? 0.0 : r.dram_bytes / seconds / 1e9;
+  r.seconds = seconds;
+  const double sub_core_cycles =
+      static_cast<double>(r.cycles) * config_.num_sms() * config_.sm().sub_cores();
+  r.tensor_utilisation =
+      sub_core_cycles == 0 ? 0.0 : r.stats.sum("gpu.sm[", ".tensor_busy_cycles") / sub_core_cycles;
+  r.tensor_tflops = seconds == 0 ? 0.0 : r.stats.sum("gpu.sm[", ".flops.tensor") / seconds / 1e12;
   r.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.host_start).count();
   ++kernels_done_;

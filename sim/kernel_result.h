@@ -19,7 +19,12 @@ struct KernelResult {
   double dram_bytes = 0;         // bytes read and written at the DRAM channels
   double dram_gbps = 0;          // dram_bytes over the kernel's simulated time, GB/s
   double host_seconds = 0;       // wall time spent simulating the kernel
-  StatsSnapshot stats;           // every counter's change during the kernel
+  double seconds = 0;            // simulated time: cycles at the core clock
+  // Tensor units' busy sub-core cycles over all sub-cores' cycles (0..1), and the
+  // matrix instructions' FLOPs (dense-equivalent for sparse forms) per second.
+  double tensor_utilisation = 0;
+  double tensor_tflops = 0;
+  StatsSnapshot stats;  // every counter's change during the kernel
 };
 
 }  // namespace sassim::sim

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "isa/opcode.h"
+#include "sim/sm.h"
+
 namespace sassim::sim {
 namespace {
 
@@ -14,6 +17,28 @@ std::string short_name(const std::string& name) {
 
 std::string rate(double hits, double accesses) {
   return accesses == 0 ? std::string("-") : fmt::format("{:.1f}%", 100.0 * hits / accesses);
+}
+
+// Tensor-core use of the kernels that issued matrix instructions: pipe utilisation and
+// achieved TFLOP/s, in total and per operand type.
+void print_tensor_summary(std::FILE* out, const std::vector<KernelResult>& results) {
+  bool header = false;
+  for (const KernelResult& r : results) {
+    if (r.tensor_tflops == 0) continue;
+    if (!header) {
+      fmt::print(out, "{:>4}  {:<36} {:>11} {:>9}  {}\n", "id", "tensor cores", "pipe busy",
+                 "TFLOP/s", "TFLOP/s by operand type");
+      header = true;
+    }
+    std::string by_type;
+    for (std::size_t t = 1; t < kNumTensorTypes; ++t) {
+      const std::string_view type = isa::mma_type_name(static_cast<isa::MmaType>(t));
+      const double flops = r.stats.sum("gpu.sm[", fmt::format(".tensor_flops.{}", type));
+      if (flops != 0) by_type += fmt::format(" {} {:.1f}", type, flops / r.seconds / 1e12);
+    }
+    fmt::print(out, "{:>4}  {:<36} {:>10.1f}% {:>9.1f} {}\n", r.info.id, short_name(r.info.name),
+               100 * r.tensor_utilisation, r.tensor_tflops, by_type);
+  }
 }
 
 }  // namespace
@@ -48,6 +73,7 @@ void print_summary(std::FILE* out, const std::vector<KernelResult>& results) {
              "", fmt::format("total ({} kernels)", results.size()), cycles, insts, ipc,
              rate(l1_hits, l1_acc), rate(l2_hits, l2_acc), dram, "",
              host > 0 ? static_cast<double>(insts) / host : 0.0);
+  print_tensor_summary(out, results);
   fmt::print(
       out,
       "simulated {} warp instructions in {:.3f} s ({:.0f} warp instructions/s, {:.0f} cycles/s)\n",

@@ -22,7 +22,9 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       registers_(config.sm().registers()),
       shared_bytes_(config.l1().shared_memory_bytes()),
       cta_launch_latency_(config.sm().cta_launch_latency_cycles()),
-      barrier_latency_(config.sm().barrier_latency_cycles()) {
+      barrier_latency_(config.sm().barrier_latency_cycles()),
+      wgmma_(config.sm().max_ctas(), kWarpgroupsPerCta),
+      wgmma_warps_(config.sm().max_warps()) {
   const std::uint32_t sub_cores = config.sm().sub_cores();
   if ((max_warps_ + sub_cores - 1) / sub_cores > 64) {
     throw Error(
@@ -35,6 +37,7 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       std::max<std::uint32_t>(1, (mem.latency_cycles() + mem.initiation_interval_cycles() - 1) /
                                      std::max<std::uint32_t>(1, mem.initiation_interval_cycles()));
   address_stage_ = TimedQueue<memsys::WarpMemAccess>(sub_cores * per_sub_core);
+  wgmma_.set_shared_bytes_per_cycle(config.l1().data_bytes_per_cycle());
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
   sub_cores_.resize(sub_cores);
@@ -71,6 +74,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   c.arrived = 0;
   c.finished_warps = 0;
   c.active_warps = kernel.cta.warps;
+  wgmma_.reset_cta(cta_slot);
   if (resident_ctas_ == 0) busy_since_ = cycle;
   ++resident_ctas_;
   ++counters_.ctas;
@@ -95,6 +99,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
     w.insts = i < c.trace.warps.size() ? &c.trace.warps[i].insts : nullptr;
     w.cycle_state = WarpCycleState::kWait;
     w.state_since = cycle;
+    wgmma_warps_[slot] = WarpgroupMmaWarp{};
     SubCore& sub = sub_cores_[slot % sub_cores_.size()];
     sub.ages[slot / sub_cores_.size()] = w.age;
     advance(slot, start);
@@ -117,6 +122,10 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
   }
   const isa::WarpInst& wi = (*w.insts)[w.next];
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
+  if (si.op.matrix.warpgroup) {
+    w.ready_cycle = warpgroup_mma_ready(w, si, earliest);
+    return;
+  }
   std::uint64_t ready = earliest;
   for (std::uint8_t s = 0; s < si.num_src; ++s) ready = std::max(ready, w.reg_ready[si.src[s]]);
   for (std::uint8_t d = 0; d < si.num_dst; ++d) {
@@ -158,15 +167,20 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   const ExecTiming& timing = *kernel_of(w).timing;
   const auto unit = static_cast<std::size_t>(si.op.unit);
   SubCore& sub = sub_cores_[slot % sub_cores_.size()];
-  const std::uint32_t interval = timing.interval(si.op);
+  // A wgmma leaves the sub-core at once; the SM's tensor units time it (sm_warpgroup.cc).
+  const bool wgmma = si.op.matrix.warpgroup;
+  const std::uint32_t interval = wgmma ? 1 : timing.interval(si.op);
   sub.unit_free[unit] = cycle + interval;
-  if (si.op.unit == isa::UnitClass::kTensor) counters_.tensor_busy_cycles += interval;
+  if (si.op.unit == isa::UnitClass::kTensor && !wgmma) counters_.tensor_busy_cycles += interval;
   ++counters_.warp_insts;
   if (KernelContext::Progress* progress = kernel_of(w).progress) ++progress->warp_insts;
   ++counters_.insts_by_unit[unit];
   if (si.op.flops_per_thread != 0) {
-    counters_.flops[si.op.flop_kind] +=
+    const double flops =
         static_cast<double>(std::popcount(wi.active_mask)) * si.op.flops_per_thread;
+    counters_.flops[si.op.flop_kind] += flops;
+    if (si.op.matrix.is_matrix())
+      counters_.tensor_flops[static_cast<std::size_t>(si.op.matrix.type)] += flops;
   }
   account(w, cycle, WarpCycleState::kSelected);
   ++w.next;
@@ -174,6 +188,8 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
 
   if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0) {
     issue_memory(slot, si, wi, timing.latency(si.op), now);
+  } else if (wgmma) {
+    issue_warpgroup_mma(slot, si, cycle);
   } else {
     const std::uint64_t done = cycle + timing.latency(si.op);
     for (std::uint8_t d = 0; d < si.num_dst; ++d) {
@@ -193,6 +209,10 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     w.state = WarpState::kWaitMemory;
     w.wait_async_only = false;
     w.min_issue_cycle = cycle + 1;
+    return;
+  }
+  if (si.op.control == isa::ControlKind::kWarpgroupWait) {
+    wait_for_warpgroup_mma(slot, cycle);
     return;
   }
   if (timing.waits_for_async_copies(si.op) && w.outstanding_async > 0) {
@@ -313,6 +333,7 @@ void Sm::report(StatSink& sink) const {
   sink.add(name_ + ".issue_cycles", static_cast<double>(counters_.issue_cycles));
   sink.add(name_ + ".barrier_waits", static_cast<double>(counters_.barrier_waits));
   sink.add(name_ + ".tensor_busy_cycles", static_cast<double>(counters_.tensor_busy_cycles));
+  report_tensor(sink);
   for (std::size_t k = 0; k < kNumWarpCycleStates; ++k) {
     sink.add(fmt::format("{}.warp_cycles.{}", name_,
                          warp_cycle_state_name(static_cast<WarpCycleState>(k))),

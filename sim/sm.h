@@ -16,8 +16,12 @@
 #include "sim/kernel_context.h"
 #include "sim/scheduler_policy.h"
 #include "sim/warp.h"
+#include "sim/warpgroup_mma.h"
 
 namespace sassim::sim {
+
+// isa::MmaType values (kNone .. kBinary).
+inline constexpr std::size_t kNumTensorTypes = 9;
 
 struct SmCounters {
   std::uint64_t warp_insts = 0;
@@ -31,6 +35,7 @@ struct SmCounters {
   std::array<std::uint64_t, isa::kNumUnitClasses> insts_by_unit{};
   std::array<std::uint64_t, kNumWarpCycleStates> warp_cycles{};  // summed over resident warps
   std::array<double, isa::kNumFlopKinds> flops{};                // by isa::FlopKind
+  std::array<double, kNumTensorTypes> tensor_flops{};  // matrix instructions, by isa::MmaType
 };
 
 // Attached from outside (tests, debug tracing) to see every issued instruction.
@@ -78,6 +83,12 @@ class Sm final : public ClockedUnit {
                     std::uint64_t latency_cycles, Picos now);
   void advance(unsigned slot, std::uint64_t earliest);
   void arrive_at_barrier(unsigned slot, std::uint64_t cycle);
+  // Warpgroup matrix instructions (sm_warpgroup.cc).
+  std::uint64_t warpgroup_mma_ready(const Warp& w, const isa::StaticInst& si,
+                                    std::uint64_t earliest) const;
+  void issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint64_t cycle);
+  void wait_for_warpgroup_mma(unsigned slot, std::uint64_t cycle);
+  void report_tensor(StatSink& sink) const;
   void try_release_barrier(CtaSlot& cta, std::uint64_t cycle);
   void finish_warp(unsigned slot, std::uint64_t cycle);
   void retire_cta(std::uint32_t cta_slot, std::uint64_t cycle);
@@ -106,6 +117,8 @@ class Sm final : public ClockedUnit {
   std::vector<SubCore> sub_cores_;
   std::vector<CtaSlot> ctas_;
   std::vector<PendingAccess> pending_;  // indexed by memory token
+  WarpgroupMmaPipe wgmma_;
+  std::vector<WarpgroupMmaWarp> wgmma_warps_;  // by warp slot
   // Address generation: memory instructions spend the memory pipe's latency here
   // before entering the memory system (and wait here while it refuses them).
   TimedQueue<memsys::WarpMemAccess> address_stage_;

@@ -3,6 +3,8 @@
 // holds. Each rule is documented in isa/opcode_modifiers.cc.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "isa/opcode.h"
 
 namespace sassim::isa {
@@ -118,6 +120,15 @@ TEST(DstRegs, WarpgroupMma) {
   EXPECT_EQ(regs("HGMMA.64x64x16.F16", Arch::kSm90), 16);
   EXPECT_EQ(regs("IGMMA.64x32x32.S32.S8.S8", Arch::kSm90), 16);
   EXPECT_EQ(regs("QGMMA.64x128x32.F32.E4M3.E4M3", Arch::kSm90), 64);
+  // The whole 64xN accumulator over 128 threads: N/2 32-bit registers, N/4 packed F16.
+  EXPECT_EQ(regs("HGMMA.64x8x16.F32.BF16", Arch::kSm90), 4);
+  EXPECT_EQ(regs("HGMMA.64x8x16.F16", Arch::kSm90), 2);
+  EXPECT_EQ(regs("HGMMA.64x256x16.F16", Arch::kSm90), 64);
+  EXPECT_EQ(regs("QGMMA.64x256x32.F16.E5M2.E4M3", Arch::kSm90), 64);
+  EXPECT_EQ(regs("HGMMA.64x256x32.F32.BF16.SP", Arch::kSm90), 128);
+  for (int n = 8; n <= 256; n += 8) {
+    EXPECT_EQ(regs("HGMMA.64x" + std::to_string(n) + "x16.F32.BF16", Arch::kSm90), n / 2) << n;
+  }
 }
 
 TEST(DstRegs, Cs2r) {

@@ -1,6 +1,8 @@
 // Floating-point work per opcode: the basis of FLOP/s and roofline figures.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "isa/flops.h"
 #include "isa/opcode.h"
 
@@ -45,6 +47,17 @@ TEST(Flops, WarpgroupMatrixShapes) {
   EXPECT_EQ(of("HGMMA.64x256x16.F32.BF16").per_thread, 4096);
   EXPECT_EQ(of("HGMMA.64x64x16.F32").per_thread, 1024);
   EXPECT_EQ(of("QGMMA.64x128x32.F32.E4M3.E4M3").per_thread, 4096);
+  EXPECT_EQ(of("QGMMA.64x256x32.F32.E4M3.E4M3").per_thread, 8192);
+  EXPECT_EQ(of("IGMMA.64x256x32.S32.S8.S8").per_thread, 8192);
+  EXPECT_EQ(of("HGMMA.64x256x8.F32.TF32").per_thread, 2048);
+  // Sparse forms count their logical (dense) shape: twice the dense form's work.
+  EXPECT_EQ(of("HGMMA.64x256x32.F32.BF16.SP").per_thread, 8192);
+  // Exact for every N: per thread x 128 threads = 2 x 64 x N x 16.
+  for (unsigned n = 8; n <= 256; n += 8) {
+    const std::string text = "HGMMA.64x" + std::to_string(n) + "x16.F32.BF16";
+    EXPECT_EQ(of(text).per_thread * 128U, 2U * 64U * n * 16U) << text;
+    EXPECT_EQ(of(text).kind, FlopKind::kTensor) << text;
+  }
 }
 
 TEST(Flops, DecodeCarriesTheFlops) {

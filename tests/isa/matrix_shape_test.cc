@@ -1,6 +1,8 @@
 // Shape and types of matrix instructions, decoded once for the tensor-core timing.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "isa/opcode.h"
 
 namespace sassim::isa {
@@ -14,7 +16,12 @@ MatrixShape shape(std::string_view opcode, Arch arch = Arch::kSm80) {
 
 MatrixShape make(std::uint16_t m, std::uint16_t n, std::uint16_t k, MmaType type, MmaAccum accum,
                  bool sparse = false) {
-  return {m, n, k, type, accum, sparse};
+  return {m, n, k, type, accum, sparse, false};
+}
+
+MatrixShape group(std::uint16_t n, std::uint16_t k, MmaType type, MmaAccum accum,
+                  bool sparse = false) {
+  return {64, n, k, type, accum, sparse, true};
 }
 
 TEST(MatrixShape, VoltaHalfSteps) {
@@ -61,15 +68,28 @@ TEST(MatrixShape, DoubleBinaryAndFp8Forms) {
 
 TEST(MatrixShape, WarpgroupForms) {
   EXPECT_EQ(shape("HGMMA.64x128x16.F32.BF16", Arch::kSm90),
-            make(64, 128, 16, MmaType::kBf16, MmaAccum::kF32));
+            group(128, 16, MmaType::kBf16, MmaAccum::kF32));
   EXPECT_EQ(shape("HGMMA.64x256x16.F16", Arch::kSm90),
-            make(64, 256, 16, MmaType::kF16, MmaAccum::kF16));
+            group(256, 16, MmaType::kF16, MmaAccum::kF16));
   EXPECT_EQ(shape("HGMMA.64x64x8.F32.TF32", Arch::kSm90),
-            make(64, 64, 8, MmaType::kTf32, MmaAccum::kF32));
+            group(64, 8, MmaType::kTf32, MmaAccum::kF32));
   EXPECT_EQ(shape("QGMMA.64x128x32.F32.E4M3.E5M2", Arch::kSm90),
-            make(64, 128, 32, MmaType::kFp8, MmaAccum::kF32));
+            group(128, 32, MmaType::kFp8, MmaAccum::kF32));
+  EXPECT_EQ(shape("QGMMA.64x96x32.F16.E5M2.E5M2", Arch::kSm90),
+            group(96, 32, MmaType::kFp8, MmaAccum::kF16));
   EXPECT_EQ(shape("IGMMA.64x64x32.S8.S8", Arch::kSm90),
-            make(64, 64, 32, MmaType::kInt8, MmaAccum::kS32));
+            group(64, 32, MmaType::kInt8, MmaAccum::kS32));
+  EXPECT_EQ(shape("IGMMA.64x24x32.S32.U8.S8", Arch::kSm90),
+            group(24, 32, MmaType::kInt8, MmaAccum::kS32));
+  EXPECT_EQ(shape("HGMMA.64x256x32.F32.BF16.SP", Arch::kSm90),
+            group(256, 32, MmaType::kBf16, MmaAccum::kF32, true));
+}
+
+TEST(MatrixShape, WarpgroupNFromTheModifierEveryMultipleOfEight) {
+  for (std::uint16_t n = 8; n <= 256; n += 8) {
+    const std::string text = "HGMMA.64x" + std::to_string(n) + "x16.F32.BF16";
+    EXPECT_EQ(shape(text, Arch::kSm90), group(n, 16, MmaType::kBf16, MmaAccum::kF32)) << text;
+  }
 }
 
 TEST(MatrixShape, ShapeNotSpelledHasNoDimensions) {

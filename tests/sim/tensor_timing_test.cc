@@ -112,5 +112,32 @@ TEST_F(TensorTimingTest, CyclesMustBeSetAndInRange) {
   EXPECT_EQ(error_of(), "");
 }
 
+TEST_F(TensorTimingTest, PerNEntryCoversEveryNAndAnExactShapeWins) {
+  config_.set_arch("sm_90");
+  add("HGMMA.64x128x16.F32.BF16", 20, 4);
+  config_.mutable_sm()->mutable_tensor_ops(0)->set_latency_cycles_per_n(0.5);
+  config_.mutable_sm()->mutable_tensor_ops(0)->set_initiation_interval_cycles_per_n(0.5);
+  add("HGMMA.64x96x16.F32.BF16", 70, 60);  // one exact shape
+  ExecTiming timing(config_.sm(), isa::Arch::kSm90, isa::Arch::kSm90);
+  auto hgmma = [](const std::string& text) { return decode(text, isa::Arch::kSm90); };
+  EXPECT_EQ(timing.latency(hgmma("HGMMA.64x256x16.F32.BF16")), 128U);
+  EXPECT_EQ(timing.interval(hgmma("HGMMA.64x256x16.F32.BF16")), 128U);
+  EXPECT_EQ(timing.latency(hgmma("HGMMA.64x24x16.F32.BF16")), 20U);  // floor
+  EXPECT_EQ(timing.interval(hgmma("HGMMA.64x24x16.F32.BF16")), 12U);
+  EXPECT_EQ(timing.latency(hgmma("HGMMA.64x96x16.F32.BF16")), 70U);
+  EXPECT_EQ(timing.interval(hgmma("HGMMA.64x96x16.F32.BF16")), 60U);
+  // Other types, accumulators or sparsity: not covered (the tensor class).
+  EXPECT_EQ(timing.latency(hgmma("HGMMA.64x256x16.F32")), 30U);
+  EXPECT_EQ(timing.latency(hgmma("HGMMA.64x256x32.F32.BF16.SP")), 30U);
+}
+
+TEST_F(TensorTimingTest, PerNFieldsNeedAWarpgroupForm) {
+  add("HMMA.16816.F32", 24, 8);
+  config_.mutable_sm()->mutable_tensor_ops(0)->set_latency_cycles_per_n(0.5);
+  const std::string e = error_of();
+  EXPECT_NE(e.find("sm.tensor_ops[0]"), std::string::npos) << e;
+  EXPECT_NE(e.find("warpgroup form"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace sassim::sim

@@ -1,0 +1,42 @@
+#include "sim/warpgroup_mma.h"
+
+#include <algorithm>
+
+namespace sassim::sim {
+
+WarpgroupMmaPipe::WarpgroupMmaPipe(std::uint32_t max_ctas, std::uint32_t groups_per_cta)
+    : groups_per_cta_(groups_per_cta), groups_(std::size_t{max_ctas} * groups_per_cta) {}
+
+void WarpgroupMmaPipe::reset_cta(std::uint32_t cta_slot) {
+  for (std::uint32_t g = 0; g < groups_per_cta_; ++g) group(cta_slot, g) = Group{};
+}
+
+std::optional<WarpgroupMmaPipe::Started> WarpgroupMmaPipe::arrive(
+    std::uint32_t cta_slot, std::uint32_t g, std::uint32_t member, std::uint32_t members,
+    std::uint64_t cycle, const Timing& timing) {
+  Group& grp = group(cta_slot, g);
+  const std::uint32_t index = grp.issued[member]++;
+  // Operations before `index` started already or wait for other members.
+  while (grp.started + grp.arrived.size() <= index) grp.arrived.push_back(0);
+  // Members issue their wgmma in the same order, so only the oldest pending operation
+  // can be the one all members reached.
+  if (++grp.arrived[index - grp.started] < members || index != grp.started) return std::nullopt;
+  grp.arrived.pop_front();
+  ++grp.started;
+
+  std::uint64_t start = std::max(cycle, free_cycle_);
+  if (shared_bytes_per_cycle_ != 0 && timing.shared_bytes != 0) {
+    // The operands stream in over the shared data path, one operation after another.
+    const std::uint64_t read_cycles =
+        (timing.shared_bytes + shared_bytes_per_cycle_ - 1) / shared_bytes_per_cycle_;
+    shared_cycle_ = std::max(shared_cycle_, cycle) + read_cycles;
+    start = std::max(start, shared_cycle_ - read_cycles);
+  }
+  free_cycle_ = start + timing.interval;
+  ++operations_;
+  busy_cycles_ += timing.interval;
+  shared_bytes_ += timing.shared_bytes;
+  return Started{start, start + timing.latency, timing.interval};
+}
+
+}  // namespace sassim::sim
