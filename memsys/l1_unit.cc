@@ -108,6 +108,11 @@ bool L1Unit::busy() const {
   return outstanding_ > 0 || !from_noc_.empty() || mshrs_.in_use() > 0;
 }
 
+std::uint64_t L1Unit::read_tensor_operands(std::uint32_t bytes, Picos now) {
+  data_path_.refill(now / clock_.period_ps);
+  return data_path_.consume(static_cast<std::int64_t>(bytes));
+}
+
 // ---- tick ------------------------------------------------------------------------
 
 bool L1Unit::tick(std::uint64_t cycle, Picos now) {

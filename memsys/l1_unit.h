@@ -68,6 +68,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   std::optional<std::uint32_t> pop_completed(Picos now) override;
   Picos next_completion_ps() const override;
   std::uint32_t outstanding() const override { return outstanding_; }
+  std::uint64_t read_tensor_operands(std::uint32_t bytes, Picos now) override;
 
   // ClockedUnit
   bool tick(std::uint64_t cycle, Picos now) override;

@@ -36,6 +36,15 @@ class SmMemoryPort {
   virtual Picos next_completion_ps() const = 0;
   // Accesses accepted whose tokens have not been popped yet.
   virtual std::uint32_t outstanding() const = 0;
+  // Bytes the SM's tensor units read from shared memory from time now on (wgmma
+  // operands, addressed by descriptors, not by threads). They take the shared data
+  // path's bandwidth as shared accesses do. Returns the core cycles the read occupies
+  // the data path beyond the current one; 0 where the port does not limit it.
+  virtual std::uint64_t read_tensor_operands(std::uint32_t bytes, Picos now) {
+    (void)bytes;
+    (void)now;
+    return 0;
+  }
 };
 
 }  // namespace sassim::memsys

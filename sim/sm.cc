@@ -37,7 +37,7 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       std::max<std::uint32_t>(1, (mem.latency_cycles() + mem.initiation_interval_cycles() - 1) /
                                      std::max<std::uint32_t>(1, mem.initiation_interval_cycles()));
   address_stage_ = TimedQueue<memsys::WarpMemAccess>(sub_cores * per_sub_core);
-  wgmma_.set_shared_bytes_per_cycle(config.l1().data_bytes_per_cycle());
+  wgmma_.set_shared_data_path(&port_, config.l1().data_bytes_per_cycle());
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
   sub_cores_.resize(sub_cores);
@@ -189,7 +189,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0) {
     issue_memory(slot, si, wi, timing.latency(si.op), now);
   } else if (wgmma) {
-    issue_warpgroup_mma(slot, si, cycle);
+    issue_warpgroup_mma(slot, si, cycle, now);
   } else {
     const std::uint64_t done = cycle + timing.latency(si.op);
     for (std::uint8_t d = 0; d < si.num_dst; ++d) {

@@ -86,7 +86,8 @@ class Sm final : public ClockedUnit {
   // Warpgroup matrix instructions (sm_warpgroup.cc).
   std::uint64_t warpgroup_mma_ready(const Warp& w, const isa::StaticInst& si,
                                     std::uint64_t earliest) const;
-  void issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint64_t cycle);
+  void issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint64_t cycle,
+                           Picos now);
   void wait_for_warpgroup_mma(unsigned slot, std::uint64_t cycle);
   void report_tensor(StatSink& sink) const;
   void try_release_barrier(CtaSlot& cta, std::uint64_t cycle);

@@ -43,7 +43,8 @@ std::uint64_t Sm::warpgroup_mma_ready(const Warp& w, const isa::StaticInst& si,
   return ready;
 }
 
-void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint64_t cycle) {
+void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint64_t cycle,
+                             Picos now) {
   Warp& w = warps_[slot];
   for (std::uint8_t d = 0; d < si.num_dst; ++d) {
     const isa::RegRange& r = si.dst[d];
@@ -62,7 +63,7 @@ void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint
   const ExecTiming& timing = *kernel_of(w).timing;
   const WarpgroupMmaPipe::Timing t{timing.latency(si.op), timing.interval(si.op),
                                    isa::warpgroup_shared_bytes(si.op.matrix, a_from_shared(si))};
-  const auto started = wgmma_.arrive(w.cta_slot, group, index % 4, members, cycle, t);
+  const auto started = wgmma_.arrive(w.cta_slot, group, index % 4, members, cycle, now, t);
   if (!started) return;
   counters_.tensor_busy_cycles += std::uint64_t{started->interval} * sub_cores_.size();
   for (std::uint32_t m = 0; m < members; ++m) {

@@ -13,7 +13,7 @@ void WarpgroupMmaPipe::reset_cta(std::uint32_t cta_slot) {
 
 std::optional<WarpgroupMmaPipe::Started> WarpgroupMmaPipe::arrive(
     std::uint32_t cta_slot, std::uint32_t g, std::uint32_t member, std::uint32_t members,
-    std::uint64_t cycle, const Timing& timing) {
+    std::uint64_t cycle, Picos now, const Timing& timing) {
   Group& grp = group(cta_slot, g);
   const std::uint32_t index = grp.issued[member]++;
   // Operations before `index` started already or wait for other members.
@@ -25,12 +25,12 @@ std::optional<WarpgroupMmaPipe::Started> WarpgroupMmaPipe::arrive(
   ++grp.started;
 
   std::uint64_t start = std::max(cycle, free_cycle_);
-  if (shared_bytes_per_cycle_ != 0 && timing.shared_bytes != 0) {
-    // The operands stream in over the shared data path, one operation after another.
+  if (port_ != nullptr && shared_bytes_per_cycle_ != 0 && timing.shared_bytes != 0) {
+    // The read ends `extra` cycles after this one; at full rate it takes read_cycles.
+    const std::uint64_t extra = port_->read_tensor_operands(timing.shared_bytes, now);
     const std::uint64_t read_cycles =
         (timing.shared_bytes + shared_bytes_per_cycle_ - 1) / shared_bytes_per_cycle_;
-    shared_cycle_ = std::max(shared_cycle_, cycle) + read_cycles;
-    start = std::max(start, shared_cycle_ - read_cycles);
+    if (cycle + extra + 1 > read_cycles) start = std::max(start, cycle + extra + 1 - read_cycles);
   }
   free_cycle_ = start + timing.interval;
   ++operations_;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "isa/instruction.h"
+#include "memsys/sm_memory_port.h"
 
 namespace sassim::sim {
 
@@ -72,11 +73,16 @@ class WarpgroupMmaPipe {
   // last to issue it (it then starts), else nullopt. Each member's n-th wgmma is the
   // group's n-th operation; an operation's timing is that given by its last member.
   std::optional<Started> arrive(std::uint32_t cta_slot, std::uint32_t group, std::uint32_t member,
-                                std::uint32_t members, std::uint64_t cycle, const Timing& timing);
-  // Shared-memory read bandwidth the operands take (bytes per core cycle; 0 = not
-  // limited here): an operation starts no earlier than the bytes of the operations
-  // before it could have been read.
-  void set_shared_bytes_per_cycle(std::uint32_t bytes) { shared_bytes_per_cycle_ = bytes; }
+                                std::uint32_t members, std::uint64_t cycle, Picos now,
+                                const Timing& timing);
+  // Operands from shared memory are read over the SM's shared data path (`port`,
+  // `bytes_per_cycle` at full rate; none given: not limited): the read is requested
+  // when the last member issues, and the operation starts no earlier than its
+  // operands could begin to stream in after the traffic the data path already holds.
+  void set_shared_data_path(memsys::SmMemoryPort* port, std::uint32_t bytes_per_cycle) {
+    port_ = port;
+    shared_bytes_per_cycle_ = bytes_per_cycle;
+  }
 
   std::uint64_t operations() const { return operations_; }
   std::uint64_t busy_cycles() const { return busy_cycles_; }  // summed initiation intervals
@@ -95,7 +101,7 @@ class WarpgroupMmaPipe {
   std::uint32_t groups_per_cta_;
   std::vector<Group> groups_;
   std::uint64_t free_cycle_ = 0;    // next cycle the tensor units accept an operation
-  std::uint64_t shared_cycle_ = 0;  // when the operand reads so far are done
+  memsys::SmMemoryPort* port_ = nullptr;
   std::uint32_t shared_bytes_per_cycle_ = 0;
   std::uint64_t operations_ = 0, busy_cycles_ = 0, shared_bytes_ = 0;
 };

@@ -112,6 +112,18 @@ TEST(L1Timing, SharedAccessesQueueOnTheDataPath) {
   EXPECT_EQ(sm.latency(2), (4 + 10) * kCycle);
 }
 
+TEST(L1Timing, TensorOperandReadsTakeTheSharedDataPath) {
+  Rig rig(small_config());
+  testing::MockSm& sm = rig.sm(0);
+  // 4096 operand bytes at 128 bytes per cycle: this cycle and 31 more.
+  EXPECT_EQ(rig.memory->port(0).read_tensor_operands(4096, 0), 31U);
+  sm.schedule(0, 1, isa::MemSpace::kShared, isa::MemKind::kLoad, strided(0, 4));
+  rig.run();
+  // The read holds cycles 0..31; the load's bank pass takes cycle 32 and its data is
+  // in the registers shared latency - 1 cycles after.
+  EXPECT_EQ(sm.submitted_at(1) + sm.latency(1), (32 + 10 - 1) * kCycle);
+}
+
 TEST(L1Timing, CompletionsPopInTimeOrderTiesInSubmissionOrder) {
   config::GpuConfig c = small_config();
   c.mutable_l1()->set_tag_lookups_per_cycle(2);

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "memsys/byte_credit.h"
 #include "memsys/engine.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"
@@ -23,39 +24,61 @@ constexpr Picos kCycle = 1000;
 TEST(WarpgroupMmaPipe, StartsWhenTheLastMemberIssuedAndRunsInOrder) {
   WarpgroupMmaPipe pipe(2, kWarpgroupsPerCta);
   const WarpgroupMmaPipe::Timing t{40, 16, 0};
-  EXPECT_FALSE(pipe.arrive(0, 0, 0, 4, 10, t));
-  EXPECT_FALSE(pipe.arrive(0, 0, 1, 4, 11, t));
-  EXPECT_FALSE(pipe.arrive(0, 0, 1, 4, 12, t));  // member 1's second wgmma
-  EXPECT_FALSE(pipe.arrive(0, 0, 2, 4, 13, t));
-  auto first = pipe.arrive(0, 0, 3, 4, 20, t);
+  EXPECT_FALSE(pipe.arrive(0, 0, 0, 4, 10, 0, t));
+  EXPECT_FALSE(pipe.arrive(0, 0, 1, 4, 11, 0, t));
+  EXPECT_FALSE(pipe.arrive(0, 0, 1, 4, 12, 0, t));  // member 1's second wgmma
+  EXPECT_FALSE(pipe.arrive(0, 0, 2, 4, 13, 0, t));
+  auto first = pipe.arrive(0, 0, 3, 4, 20, 0, t);
   ASSERT_TRUE(first.has_value());
   EXPECT_EQ(first->start, 20U);  // the cycle the last member issued
   EXPECT_EQ(first->done, 60U);   // + latency 40
   // Another warpgroup's operation waits for the interval of the first.
-  EXPECT_FALSE(pipe.arrive(1, 0, 0, 2, 21, t));
-  auto other = pipe.arrive(1, 0, 1, 2, 22, t);
+  EXPECT_FALSE(pipe.arrive(1, 0, 0, 2, 21, 0, t));
+  auto other = pipe.arrive(1, 0, 1, 2, 22, 0, t);
   ASSERT_TRUE(other.has_value());
   EXPECT_EQ(other->start, 36U);  // 20 + 16
   EXPECT_EQ(pipe.busy_cycles(), 32U);
   EXPECT_EQ(pipe.operations(), 2U);
   // A new CTA in slot 0 starts from a clean state.
   pipe.reset_cta(0);
-  EXPECT_FALSE(pipe.arrive(0, 0, 0, 2, 100, t));
+  EXPECT_FALSE(pipe.arrive(0, 0, 0, 2, 100, 0, t));
 }
+
+// A shared data path of 128 bytes per cycle, as the L1's byte credit.
+class DataPathPort final : public memsys::SmMemoryPort {
+ public:
+  bool can_accept(Picos /*now*/) const override { return false; }
+  void submit(const memsys::WarpMemAccess& /*access*/, Picos /*now*/) override {}
+  std::optional<std::uint32_t> pop_completed(Picos /*now*/) override { return std::nullopt; }
+  Picos next_completion_ps() const override { return kNever; }
+  std::uint32_t outstanding() const override { return 0; }
+  std::uint64_t read_tensor_operands(std::uint32_t bytes, Picos now) override {
+    credit_.refill(now / kCycle);
+    return credit_.consume(bytes);
+  }
+
+ private:
+  memsys::ByteCredit credit_{128};
+};
 
 TEST(WarpgroupMmaPipe, SharedOperandBandwidthLimitsTheStartRate) {
   WarpgroupMmaPipe pipe(1, kWarpgroupsPerCta);
-  pipe.set_shared_bytes_per_cycle(128);
+  DataPathPort port;
+  pipe.set_shared_data_path(&port, 128);
   // 64x64x16 BF16: 4096 bytes = 32 cycles at 128 B/cycle, interval 8.
   const WarpgroupMmaPipe::Timing t{32, 8, 4096};
-  auto a = pipe.arrive(0, 0, 0, 1, 0, t);
-  auto b = pipe.arrive(0, 0, 0, 1, 0, t);
-  auto c = pipe.arrive(0, 0, 0, 1, 0, t);
+  auto a = pipe.arrive(0, 0, 0, 1, 0, 0, t);
+  auto b = pipe.arrive(0, 0, 0, 1, 0, 0, t);
+  auto c = pipe.arrive(0, 0, 0, 1, 0, 0, t);
   ASSERT_TRUE(a && b && c);
   EXPECT_EQ(a->start, 0U);
   EXPECT_EQ(b->start, 32U);  // its operands are read after the first one's
   EXPECT_EQ(c->start, 64U);
   EXPECT_EQ(pipe.shared_bytes(), 3U * 4096U);
+  // 96 cycles later the path is free again; operands from registers take nothing.
+  auto d = pipe.arrive(0, 0, 0, 1, 200, 200 * kCycle, t);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->start, 200U);
 }
 
 // One SM of four sub-cores running one CTA of sm_90 warps.
