@@ -32,7 +32,8 @@ class ResultsError(Exception):
 KERNEL_COLUMNS = [
     "kernel_id", "kernel_name", "grid_x", "grid_y", "grid_z", "block_x", "block_y",
     "block_z", "start_cycle", "cycles", "warp_instructions", "ipc", "l1_hit_rate",
-    "l2_hit_rate", "dram_bytes", "dram_gbps", "host_seconds",
+    "l2_hit_rate", "dram_bytes", "dram_gbps", "tensor_utilisation", "tensor_tflops",
+    "host_seconds",
 ]
 SWEEP_ID_COLUMNS = ["run_index", "run_id", "trace"]
 # Warp states in the order Nsight Compute lists them; others follow alphabetically.
@@ -335,15 +336,17 @@ def stat_columns(table, pattern):
 
 
 # Columns that are ratios or rates: summing over kernels would be wrong.
-_MEAN_COLUMNS = {"l1_hit_rate", "l2_hit_rate", "dram_gbps"}
+_MEAN_COLUMNS = {
+    "l1_hit_rate", "l2_hit_rate", "dram_gbps", "tensor_utilisation", "tensor_tflops",
+}
 
 
 def sweep_series(table, param, stat, kernel=None):
     """{line label: (x values, y values)}: `stat` against `param`, one line per trace (and
     per value of the other swept parameters). Per run, a stat is summed over the trace's
     kernels (or taken for kernel id `kernel`); ipc is recomputed as warp_instructions /
-    cycles; hit rates and dram_gbps are averaged over kernels. A '*' in `stat` sums the
-    matching columns."""
+    cycles; hit rates, dram_gbps and the tensor columns are averaged over kernels. A '*'
+    in `stat` sums the matching columns."""
     axes = sweep_axes(table)
     if param not in table.columns:
         raise ResultsError(

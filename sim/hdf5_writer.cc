@@ -17,7 +17,8 @@ struct KernelRow {
   const char* name;
   std::uint32_t grid_x, grid_y, grid_z, block_x, block_y, block_z;
   std::uint64_t start_cycle, cycles, warp_instructions;
-  double ipc, l1_hit_rate, l2_hit_rate, dram_bytes, dram_gbps, host_seconds;
+  double ipc, l1_hit_rate, l2_hit_rate, dram_bytes, dram_gbps, tensor_utilisation, tensor_tflops,
+      host_seconds;
 };
 
 H5::CompType kernel_row_type() {
@@ -40,6 +41,9 @@ H5::CompType kernel_row_type() {
   t.insertMember("l2_hit_rate", HOFFSET(KernelRow, l2_hit_rate), H5::PredType::NATIVE_DOUBLE);
   t.insertMember("dram_bytes", HOFFSET(KernelRow, dram_bytes), H5::PredType::NATIVE_DOUBLE);
   t.insertMember("dram_gbps", HOFFSET(KernelRow, dram_gbps), H5::PredType::NATIVE_DOUBLE);
+  t.insertMember("tensor_utilisation", HOFFSET(KernelRow, tensor_utilisation),
+                 H5::PredType::NATIVE_DOUBLE);
+  t.insertMember("tensor_tflops", HOFFSET(KernelRow, tensor_tflops), H5::PredType::NATIVE_DOUBLE);
   t.insertMember("host_seconds", HOFFSET(KernelRow, host_seconds), H5::PredType::NATIVE_DOUBLE);
   return t;
 }
@@ -57,7 +61,7 @@ void write_kernels(H5::H5File& file, const std::vector<KernelResult>& results) {
     rows.push_back({r.info.id, r.info.name.c_str(), r.info.grid.x, r.info.grid.y, r.info.grid.z,
                     r.info.block.x, r.info.block.y, r.info.block.z, r.start_cycle, r.cycles,
                     r.warp_insts, r.ipc, r.l1_hit_rate, r.l2_hit_rate, r.dram_bytes, r.dram_gbps,
-                    r.host_seconds});
+                    r.tensor_utilisation, r.tensor_tflops, r.host_seconds});
   }
   hsize_t dims[1] = {rows.size()};
   H5::CompType type = kernel_row_type();

@@ -4,7 +4,8 @@
 //   /config      scalar string: the resolved config in Protobuf text format
 //   /kernels     table, one row per launch: id, name, grid_x..z, block_x..z,
 //                start_cycle, cycles, warp_instructions, ipc, l1_hit_rate,
-//                l2_hit_rate, dram_bytes, dram_gbps, host_seconds
+//                l2_hit_rate, dram_bytes, dram_gbps, tensor_utilisation,
+//                tensor_tflops, host_seconds
 //   /stats/names   every counter name (strings)
 //   /stats/values  float64 [kernels x names]: each counter's change per kernel
 //   /per_sm/<counter>  float64 [kernels x SMs] for each per-SM counter

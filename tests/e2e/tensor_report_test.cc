@@ -9,7 +9,11 @@
 #include <sstream>
 #include <string>
 
+#include <H5Cpp.h>
+
+#include "configs/config_loader.h"
 #include "e2e_fixtures.h"
+#include "sim/hdf5_writer.h"
 #include "traces/line_source.h"
 
 namespace sassim::e2e {
@@ -49,6 +53,21 @@ TEST(TensorReport, FlashInferPrefillOnA100) {
   // 2176 instructions x 8 cycles (the preset's HMMA.16816 interval) over 108 x 4 sub-cores.
   EXPECT_DOUBLE_EQ(r.tensor_utilisation, 2176.0 * 8 / (static_cast<double>(r.cycles) * 108 * 4));
   EXPECT_DOUBLE_EQ(r.tensor_tflops, expected / r.seconds / 1e12);
+  // The results file carries both per kernel.
+  const config::GpuConfig cfg = config::load_config(t.preset);
+  const auto file = std::filesystem::temp_directory_path() / "sassim_tensor_report_test.h5";
+  sim::write_hdf5(file, {t.path, t.preset, config::to_text(cfg), cfg.num_sms()}, results);
+  struct Row {
+    double utilisation, tflops;
+  };
+  H5::CompType type(sizeof(Row));
+  type.insertMember("tensor_utilisation", HOFFSET(Row, utilisation), H5::PredType::NATIVE_DOUBLE);
+  type.insertMember("tensor_tflops", HOFFSET(Row, tflops), H5::PredType::NATIVE_DOUBLE);
+  Row row{};
+  H5::H5File(file.string(), H5F_ACC_RDONLY).openDataSet("kernels").read(&row, type);
+  EXPECT_DOUBLE_EQ(row.utilisation, r.tensor_utilisation);
+  EXPECT_DOUBLE_EQ(row.tflops, r.tensor_tflops);
+  std::filesystem::remove(file);
   std::printf("a100 FlashInfer prefill: %llu cycles, tensor pipes %.2f%% busy, %.2f TFLOP/s\n",
               static_cast<unsigned long long>(r.cycles), 100 * r.tensor_utilisation,
               r.tensor_tflops);
