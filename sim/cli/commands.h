@@ -9,5 +9,6 @@ void add_config_command(CLI::App& app);
 void add_trace_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_correlate_command(CLI::App& app);
+void add_capture_command(CLI::App& app);
 
 }  // namespace sassim::cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   sassim::cli::add_trace_command(app);
   sassim::cli::add_sweep_command(app);
   sassim::cli::add_correlate_command(app);
+  sassim::cli::add_capture_command(app);
   try {
     // No subcommand at all: replay the bundled trace, as `sassim run` does.
     if (argc == 1) {

@@ -1,0 +1,111 @@
+// `sassim capture KERNEL [VALUE...] [--listing PATH] [-o FOLDER] [--check]`: executes a
+// suite kernel's SASS listing on the CPU and writes its Accel-Sim trace.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "isa/error.h"
+#include "kernels/suite.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/paths.h"
+#include "traces/emu/capture.h"
+#include "traces/emu/suite/suite_io.h"
+
+namespace sassim::cli {
+namespace {
+
+struct CaptureCliOptions {
+  std::string kernel;
+  std::vector<std::string> values;
+  std::string listing;
+  std::string out;
+  bool check = false;
+  bool quiet = false;
+};
+
+std::filesystem::path listing_file(const CaptureCliOptions& o) {
+  std::filesystem::path path =
+      o.listing.empty() ? sassim_home() / "kernels/sass/sm_80" : std::filesystem::path(o.listing);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) path /= o.kernel + ".sass";
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw Error(
+        fmt::format("--listing: {} is not a listing file (expected a .sass file or a folder "
+                    "holding {}.sass)",
+                    path.string(), o.kernel));
+  }
+  return path;
+}
+
+void run_capture(const CaptureCliOptions& o) {
+  const std::vector<std::string_view> values(o.values.begin(), o.values.end());
+  kernels::Launch launch;
+  try {
+    launch = kernels::describe_launch(o.kernel, values);
+  } catch (const std::invalid_argument& e) {
+    throw Error(fmt::format("capture {}: {}", o.kernel, e.what()));
+  }
+  const std::filesystem::path path = listing_file(o);
+  const traces::sass::Listing listing = traces::sass::read_listing(path);
+  emu::DeviceBuffers buffers(launch);
+  emu::fill_suite_inputs(launch, values, buffers);
+
+  emu::CaptureOptions options;
+  options.trace_folder = o.out;
+  options.sm_version = emu::listing_sm_version(listing, path);
+  options.const_bank2 = emu::read_const_bank2(path);
+  const bool tty = !o.quiet && isatty(fileno(stderr)) != 0;
+  const auto start = std::chrono::steady_clock::now();
+  auto last = start;
+  if (tty) {
+    options.progress = [&](uint64_t done, uint64_t total, uint64_t insts) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::milliseconds(200) && done != total) return;
+      last = now;
+      const double s = std::chrono::duration<double>(now - start).count();
+      fmt::print(stderr, "\r\033[K{} of {} CTAs | {} warp insts | {:.0f} warp insts/s", done, total,
+                 insts, s > 0 ? static_cast<double>(insts) / s : 0.0);
+      std::fflush(stderr);
+    };
+  }
+  const emu::CaptureResult r = emu::capture(listing, launch, buffers, options);
+  if (tty) fmt::print(stderr, "\r\033[K");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  fmt::print(
+      "captured {} (sm_{}) from {}: {} CTAs, {} warp instructions in {:.2f} s ({:.2f} M/s){}\n",
+      o.kernel, options.sm_version, path.string(), r.ctas, r.warp_insts, seconds,
+      seconds > 0 ? static_cast<double>(r.warp_insts) / seconds / 1e6 : 0.0,
+      o.out.empty() ? "" : fmt::format(" -> {}/kernelslist.g", o.out));
+  if (o.check) {
+    const emu::SuiteCheck c = emu::check_suite_outputs(launch, values, buffers);
+    if (!c.ok) throw Error(fmt::format("--check failed: {}", c.message));
+    fmt::print("check: {}\n", c.message);
+  }
+}
+
+}  // namespace
+
+void add_capture_command(CLI::App& app) {
+  auto o = std::make_shared<CaptureCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "capture", "Execute a suite kernel's SASS on the CPU and write its Accel-Sim trace");
+  cmd->add_option("kernel", o->kernel, "suite kernel (kernels/suite.txt), e.g. vectoradd")
+      ->required();
+  cmd->add_option("values", o->values, "problem sizes, as in kernels/suite.txt");
+  cmd->add_option("--listing", o->listing,
+                  "SASS listing (.sass) or a folder of them (default: kernels/sass/sm_80)");
+  cmd->add_option("-o,--out", o->out, "folder for kernelslist.g and kernel-1.traceg");
+  cmd->add_flag("--check", o->check, "compare the outputs with the kernel's CPU reference");
+  cmd->add_flag("-q,--quiet", o->quiet, "no progress display");
+  cmd->callback([o] { run_capture(*o); });
+}
+
+}  // namespace sassim::cli

@@ -1,0 +1,65 @@
+// `sassim capture`: one launch of a kernel's SASS executed on the CPU, its global
+// memory given by the launch description, and (optionally) its Accel-Sim trace.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+#include "kernels/launch.h"
+#include "traces/emu/state.h"
+#include "traces/sass/listing.h"
+
+namespace sassim::emu {
+
+inline constexpr uint32_t kLocalBytesPerThread = 4096;
+// Shared memory a CTA may address: the 1 KiB window Hopper reserves below a CTA's
+// shared memory plus the largest configurable carve-out (228 KiB).
+inline constexpr uint32_t kSharedWindowBytes = 1024 + 228 * 1024;
+
+// The launch's buffers in device memory, allocated in argument order.
+struct DeviceBuffers {
+  GlobalMemory memory;
+  std::vector<int> allocation_of_arg;  // per argument: its allocation, -1 for scalars
+
+  explicit DeviceBuffers(const kernels::Launch& launch);
+  std::vector<uint8_t>& arg(size_t index);
+};
+
+// Constant bank 0 of a launch: block and grid dimensions, the stack top, and the
+// parameters from 0x160 (sm_80..sm_89) or 0x210 (sm_90).
+ConstBank make_const_bank(const kernels::Launch& launch, const DeviceBuffers& buffers,
+                          int sm_version);
+
+// The sm_XY version of a listing: its header's architecture, else the name of the folder
+// holding `path` ("sm_80"). Throws sassim::Error when neither says.
+int listing_sm_version(const traces::sass::Listing& listing, const std::filesystem::path& path);
+
+// Constant bank 2 of a listing from the file beside it (LISTING with .const2 for
+// .sass): lines "OFFSET VALUE" in hex, VALUE written with 16 digits taking 8 bytes,
+// else 4; '#' starts a comment. Empty when there is no such file; sassim::Error
+// "FILE:LINE: ..." for a malformed line.
+std::vector<uint8_t> read_const_bank2(const std::filesystem::path& listing);
+
+struct CaptureOptions {
+  std::filesystem::path trace_folder;  // empty: run without writing a trace
+  int sm_version = 80;
+  std::vector<uint8_t> const_bank2;  // see read_const_bank2
+  uint64_t max_warp_insts_per_cta = uint64_t{1} << 32;
+  // Called after every CTA with (CTAs done, CTAs in all, warp instructions so far).
+  std::function<void(uint64_t, uint64_t, uint64_t)> progress;
+};
+
+struct CaptureResult {
+  uint64_t ctas = 0;
+  uint64_t warp_insts = 0;
+  uint64_t trace_lines = 0;
+};
+
+// Runs every CTA of `launch` of the function named launch.kernel in `listing`.
+// Throws sassim::Error for an unknown kernel, unsupported instruction or bad access.
+CaptureResult capture(const traces::sass::Listing& listing, const kernels::Launch& launch,
+                      DeviceBuffers& buffers, const CaptureOptions& options);
+
+}  // namespace sassim::emu

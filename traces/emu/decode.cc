@@ -1,0 +1,359 @@
+// Operand half of decoding: listing operands to register rows, immediates (constant
+// bank 0 folded in), predicates, addresses and branch targets.
+#include <fmt/format.h>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "isa/error.h"
+#include "traces/emu/decode_ops.h"
+#include "traces/emu/fp16.h"
+#include "traces/emu/program.h"
+#include "traces/emu/special_regs.h"
+
+namespace sassim::emu {
+namespace {
+
+using traces::sass::Instruction;
+using traces::sass::Operand;
+using traces::sass::OperandKind;
+
+uint16_t src_row(uint32_t reg, bool uniform) {
+  if (uniform) return static_cast<uint16_t>(reg >= traces::sass::kURZ ? kURowZero : reg);
+  return static_cast<uint16_t>(reg >= traces::sass::kRZ ? kRowZero : reg);
+}
+uint16_t dst_row(uint32_t reg, bool uniform) {
+  if (uniform) return static_cast<uint16_t>(reg >= traces::sass::kURZ ? kURowScratch : reg);
+  return static_cast<uint16_t>(reg >= traces::sass::kRZ ? kRowScratch : reg);
+}
+
+bool is_fp_op(Op op) {
+  switch (op) {
+    case Op::kFfma:
+    case Op::kFadd:
+    case Op::kFmul:
+    case Op::kFmnmx:
+    case Op::kFsetp:
+    case Op::kFsel:
+    case Op::kMufu:
+    case Op::kF2fp:
+    case Op::kF2i:
+    case Op::kF2f:
+    case Op::kFrnd:
+    case Op::kHfma2:
+    case Op::kHadd2:
+    case Op::kHmul2:
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <typename M>
+uint32_t scale_of(const M& m) {
+  if constexpr (requires { m.scale; }) {
+    return m.scale;
+  } else {
+    return 1;
+  }
+}
+
+class Decoder {
+ public:
+  Decoder(const traces::sass::Function& f, std::string_view origin, const ConstBank& bank)
+      : function_(f), origin_(origin), bank_(bank) {}
+
+  [[noreturn]] void fail(const Instruction& s, std::string_view what) const {
+    throw Error(fmt::format("{}:{}: PC 0x{:04x}: {}: {}", origin_, s.line, s.pc, s.mnemonic, what));
+  }
+
+  uint32_t target_index(const Instruction& s, uint64_t pc) const {
+    const auto& insts = function_.instructions;
+    for (size_t k = 0; k < insts.size(); ++k) {
+      if (insts[k].pc == pc) return static_cast<uint32_t>(k);
+    }
+    fail(s, fmt::format("branch target PC 0x{:04x} is not an instruction", pc));
+  }
+
+  MemAddr mem_addr(const traces::sass::MemRef& m) const {
+    MemAddr a;
+    a.reg = src_row(m.reg.index, false);
+    a.wide = m.reg.wide;
+    a.scale = scale_of(m);
+    a.ureg = src_row(m.ureg.index, true);
+    a.uwide = m.ureg.wide;
+    a.offset = m.offset;
+    return a;
+  }
+
+  Src value_src(const Instruction& s, const Operand& o, const Inst& inst) const {
+    Src v;
+    if (o.negate) v.mods |= kModNeg;
+    if (o.absolute) v.mods |= kModAbs;
+    if (o.invert) v.mods |= kModInv;
+    for (const std::string& suffix : o.suffixes) {
+      if (suffix == "H0_H0")
+        v.half = HalfSel::kH0H0;
+      else if (suffix == "H1_H1")
+        v.half = HalfSel::kH1H1;
+      else if (suffix == "F32")
+        v.half = HalfSel::kF32;
+      else if (suffix == "64" || suffix == "reuse") {
+      } else {
+        fail(s, fmt::format("unsupported operand suffix .{} in {}", suffix, o.text));
+      }
+    }
+    switch (o.kind) {
+      case OperandKind::kReg:
+        v.kind = SrcKind::kReg;
+        v.reg = src_row(o.reg, false);
+        break;
+      case OperandKind::kUniformReg:
+        v.kind = SrcKind::kUReg;
+        v.reg = src_row(o.reg, true);
+        break;
+      case OperandKind::kImmInt: {
+        v.kind = SrcKind::kImm;
+        const bool hex = o.text.find("0x") != std::string::npos;
+        if (is_fp_op(inst.op) && !hex) {
+          v.imm = std::bit_cast<uint32_t>(
+              static_cast<float>(o.fimm != 0.0 ? o.fimm : static_cast<double>(o.imm)));
+        } else {
+          v.imm = static_cast<uint64_t>(o.imm);
+        }
+        break;
+      }
+      case OperandKind::kImmFloat: {
+        if (!is_fp_op(inst.op))
+          fail(s, fmt::format("float immediate {} of an integer operation", o.text));
+        v.kind = SrcKind::kImm;
+        float f = static_cast<float>(o.fimm);
+        if (std::isnan(o.fimm)) f = std::bit_cast<float>(0x7fffffffU);
+        v.imm = std::bit_cast<uint32_t>(f);
+        break;
+      }
+      case OperandKind::kConst: {
+        if (o.const_bank == 2 && !o.const_bank_reg.present() && !o.const_offset_reg.present()) {
+          const auto off = static_cast<uint64_t>(o.const_offset);
+          if (!bank_.has_bank2(off, 4)) {
+            fail(s, fmt::format("the value of {} is not known: expected it in a .const2 file "
+                                "beside the listing (lines 'OFFSET VALUE')",
+                                o.text));
+          }
+          v.kind = SrcKind::kImm;
+          v.imm = bank_.read_bank2_u32(off) |
+                  (bank_.has_bank2(off + 4, 4) ? uint64_t{bank_.read_bank2_u32(off + 4)} << 32 : 0);
+          break;
+        }
+        if (o.const_bank != 0 || o.const_bank_reg.present() || o.const_offset_reg.present()) {
+          fail(s, fmt::format("constant {} with a register index: only c[0x0][imm] (and LDC)",
+                              o.text));
+        }
+        v.kind = SrcKind::kImm;
+        const auto off = static_cast<uint64_t>(o.const_offset);
+        v.imm = bank_.read_u32(off) | (uint64_t{bank_.read_u32(off + 4)} << 32);
+        break;
+      }
+      default:
+        fail(s, fmt::format("unexpected operand {}", o.text));
+    }
+    // Immediates take their modifiers now.
+    if (v.kind == SrcKind::kImm && v.mods != 0 && !is_fp_op(inst.op)) {
+      auto x = static_cast<uint32_t>(v.imm);
+      if (v.mods & kModInv) x = ~x;
+      if (v.mods & kModNeg) x = 0U - x;
+      v.imm = x;
+      v.mods = 0;
+    }
+    return v;
+  }
+
+  Inst decode(const Instruction& s, std::string& trace_text, int64_t& trace_imm) const {
+    Inst inst;
+    inst.pc = s.pc;
+    inst.line = s.line;
+    if (s.guard)
+      inst.guard = {static_cast<uint8_t>(s.guard->reg), s.guard->uniform, s.guard->negate};
+    detail::OpShape shape;
+    if (std::string err = detail::decode_opcode(s, inst, shape); !err.empty()) fail(s, err);
+    const bool uniform = (inst.flags & flag::kUniform) != 0;
+    std::vector<std::string> dsts;
+    std::vector<std::string> srcs;
+    size_t i = 0;
+    uint8_t reg_dsts = 0, pred_dsts = 0;
+    const auto& ops = s.operands;
+    // Leading destinations.
+    while (i < ops.size()) {
+      const Operand& o = ops[i];
+      const bool pred = o.kind == OperandKind::kPred || o.kind == OperandKind::kUniformPred;
+      const bool reg = o.kind == OperandKind::kReg || o.kind == OperandKind::kUniformReg;
+      if (pred && pred_dsts < shape.max_pred_dsts) {
+        inst.pdst[pred_dsts++] = o.reg >= kPredTrue ? kPredScratch : static_cast<uint8_t>(o.reg);
+      } else if (reg && reg_dsts < shape.max_reg_dsts) {
+        inst.dst[reg_dsts++] = dst_row(o.reg, o.kind == OperandKind::kUniformReg);
+        if (o.kind == OperandKind::kReg) dsts.push_back(fmt::format("R{}", o.reg));
+      } else {
+        break;
+      }
+      ++i;
+    }
+    if (inst.op == Op::kR2p) ++i;  // R2P PR, ...: the PR operand
+    uint8_t nsrc = 0, npsrc = 0, nmem = 0;
+    const bool control_like = inst.op == Op::kNop;
+    for (; i < ops.size(); ++i) {
+      const Operand& o = ops[i];
+      if (control_like) continue;
+      switch (o.kind) {
+        case OperandKind::kPred:
+        case OperandKind::kUniformPred:
+          if (npsrc == inst.psrc.size()) fail(s, "too many predicate operands");
+          inst.psrc[npsrc++] = {static_cast<uint8_t>(o.reg), o.kind == OperandKind::kUniformPred,
+                                o.negate};
+          break;
+        case OperandKind::kMemory:
+          if (nmem == 2) fail(s, "more than two address operands");
+          (nmem++ == 0 ? inst.mem : inst.mem2) = mem_addr(o.mem);
+          if (o.mem.reg.present() && !o.mem.reg.uniform)
+            srcs.push_back(fmt::format("R{}", o.mem.reg.index));
+          break;
+        case OperandKind::kSpecialReg: {
+          auto sr = special_reg(o.name);
+          if (!sr) fail(s, fmt::format("unsupported special register {}", o.name));
+          inst.sub = static_cast<uint8_t>(*sr);
+          break;
+        }
+        case OperandKind::kLabel:
+          inst.target = target_index(s, o.target_pc);
+          trace_imm = static_cast<int64_t>(o.target_pc);
+          break;
+        case OperandKind::kBarrier:
+          inst.sub = static_cast<uint8_t>(o.reg);
+          break;
+        case OperandKind::kConst:
+          if (inst.op == Op::kLdc &&
+              (o.const_offset_reg.present() && !o.const_bank_reg.present()) && o.const_bank == 0) {
+            inst.mem.reg = src_row(o.const_offset_reg.index, o.const_offset_reg.uniform);
+            inst.mem.offset = o.const_offset;
+            inst.sub = o.const_offset_reg.uniform ? 2 : 1;  // register-indexed
+            break;
+          }
+          [[fallthrough]];
+        default: {
+          if (nsrc == inst.src.size()) fail(s, "too many source operands");
+          inst.src[nsrc] = value_src(s, o, inst);
+          if (o.kind == OperandKind::kReg) srcs.push_back(fmt::format("R{}", o.reg));
+          if (o.kind == OperandKind::kImmInt && trace_imm == 0) trace_imm = o.imm;
+          ++nsrc;
+        }
+      }
+    }
+    inst.nsrc = nsrc;
+    finish(s, inst);
+    for (Src& v : inst.src) v.imm32 = static_cast<uint32_t>(v.imm);
+    (void)uniform;
+    trace_text =
+        fmt::format("{}{}{} {} {}{}{}", dsts.size(), dsts.empty() ? "" : " ", fmt::join(dsts, " "),
+                    s.mnemonic, srcs.size(), srcs.empty() ? "" : " ", fmt::join(srcs, " "));
+    return inst;
+  }
+
+  // Per-operation fix-ups of the generic operand layout.
+  void finish(const Instruction& s, Inst& inst) const {
+    // A 16-bit pair immediate ("0, 2.38e-07") is one 32-bit source: high half first.
+    if ((inst.op == Op::kHfma2 || inst.op == Op::kHadd2 || inst.op == Op::kHmul2) &&
+        inst.nsrc >= 2) {
+      std::vector<Src> merged;
+      for (uint8_t k = 0; k < inst.nsrc; ++k) {
+        const Src& a = inst.src[k];
+        const bool pair =
+            a.kind == SrcKind::kImm && k + 1 < inst.nsrc && inst.src[k + 1].kind == SrcKind::kImm;
+        if (!pair) {
+          merged.push_back(a);
+          continue;
+        }
+        Src p;
+        p.kind = SrcKind::kImm;
+        const uint16_t hi = float_to_half(std::bit_cast<float>(static_cast<uint32_t>(a.imm)));
+        const uint16_t lo =
+            float_to_half(std::bit_cast<float>(static_cast<uint32_t>(inst.src[k + 1].imm)));
+        p.imm = (uint32_t{hi} << 16) | lo;
+        if (s.has_encoding) p.imm = static_cast<uint32_t>(s.encoding[0] >> 32);
+        merged.push_back(p);
+        ++k;
+      }
+      if (merged.size() > inst.src.size()) fail(s, "too many source operands");
+      std::copy(merged.begin(), merged.end(), inst.src.begin());
+      inst.nsrc = static_cast<uint8_t>(merged.size());
+    }
+    if (inst.op == Op::kIadd3 && inst.nsrc == 2)
+      inst.src[2] = Src{SrcKind::kImm, 0, HalfSel::kNone, 0, 0};
+    if (inst.op == Op::kLdc && inst.sub == 0) {
+      // LDC R, c[0x0][imm] is a move of the folded constant.
+      if (inst.nsrc != 1) fail(s, "expected one constant operand");
+      inst.op = Op::kMov;
+      inst.unit = Unit::kInt;
+      if (inst.width == 8) inst.flags |= flag::k64;
+    }
+    if ((inst.op == Op::kBra || inst.op == Op::kCall || inst.op == Op::kBssy) && inst.target == 0 &&
+        s.operands.empty()) {
+      fail(s, "expected a branch target");
+    }
+  }
+
+ private:
+  const traces::sass::Function& function_;
+  std::string_view origin_;
+  const ConstBank& bank_;
+};
+
+}  // namespace
+
+uint32_t ConstBank::read_u32(uint64_t offset) const {
+  if (offset + 4 > bytes.size()) return 0;
+  uint32_t v;
+  std::memcpy(&v, bytes.data() + offset, 4);
+  return v;
+}
+
+uint32_t ConstBank::read_bank2_u32(uint64_t offset) const {
+  if (offset + 4 > bank2.size()) return 0;
+  uint32_t v;
+  std::memcpy(&v, bank2.data() + offset, 4);
+  return v;
+}
+
+uint32_t Program::index_of_pc(uint64_t pc, uint32_t from_index) const {
+  const uint64_t guess = pc / 16;
+  if (guess < insts.size() && insts[guess].pc == pc) return static_cast<uint32_t>(guess);
+  for (uint32_t k = 0; k < insts.size(); ++k) {
+    if (insts[k].pc == pc) return k;
+  }
+  const Inst& from = insts.at(from_index);
+  throw Error(
+      fmt::format("{}:{}: PC 0x{:04x}: {}: returns to PC 0x{:x}, which is not an "
+                  "instruction of {}",
+                  origin, from.line, from.pc, mnemonic.at(from_index), pc, name));
+}
+
+Program decode_program(const traces::sass::Function& function, std::string_view origin,
+                       const ConstBank& bank) {
+  Program p;
+  p.name = function.name;
+  p.origin = origin;
+  p.registers = function.registers;
+  Decoder d(function, origin, bank);
+  p.insts.reserve(function.instructions.size());
+  for (const Instruction& s : function.instructions) {
+    std::string text;
+    int64_t imm = 0;
+    p.insts.push_back(d.decode(s, text, imm));
+    p.trace_text.push_back(std::move(text));
+    p.trace_immediate.push_back(imm);
+    p.mnemonic.push_back(s.mnemonic);
+  }
+  return p;
+}
+
+}  // namespace sassim::emu

@@ -1,0 +1,97 @@
+// Warp-wide matrix operations: HMMA.16816.F32 (mma.sync.m16n8k16 with FP16 or BF16
+// inputs and FP32 accumulators) and LDSM (ldmatrix .x1/.x2/.x4, optionally transposed).
+// Fragment layouts are those of the PTX ISA for mma.m16n8k16 and ldmatrix.
+#include <array>
+
+#include "traces/emu/exec.h"
+#include "traces/emu/fp16.h"
+#include "traces/emu/memory_access.h"
+
+namespace sassim::emu {
+namespace {
+
+uint32_t reg_or_zero(const Warp& w, const Src& s, unsigned k, unsigned lane) {
+  if (s.kind != SrcKind::kReg || s.reg == kRowZero) return 0;
+  return w.reg(static_cast<uint16_t>(s.reg + k), lane);
+}
+
+void hmma(const Inst& inst, Warp& w, uint32_t mask) {
+  const bool bf16 = (inst.flags & flag::kBf16) != 0;
+  auto to_float = [&](uint32_t bits) {
+    const auto h = static_cast<uint16_t>(bits);
+    return bf16 ? bf16_to_float(h) : half_to_float(h);
+  };
+  std::array<std::array<float, 16>, 16> a{};  // [m][k]
+  std::array<std::array<float, 8>, 16> b{};   // [k][n]
+  std::array<std::array<float, 8>, 16> c{};   // [m][n]
+  for (unsigned l = 0; l < 32; ++l) {
+    const unsigned g = l >> 2, t = l & 3;
+    for (unsigned i = 0; i < 4; ++i) {
+      const uint32_t v = reg_or_zero(w, inst.src[0], i, l);
+      const unsigned row = g + ((i & 1) ? 8 : 0);
+      const unsigned col = 2 * t + ((i & 2) ? 8 : 0);
+      a[row][col] = to_float(v);
+      a[row][col + 1] = to_float(v >> 16);
+    }
+    for (unsigned i = 0; i < 2; ++i) {
+      const uint32_t v = reg_or_zero(w, inst.src[1], i, l);
+      const unsigned k = 2 * t + (i ? 8 : 0);
+      b[k][g] = to_float(v);
+      b[k + 1][g] = to_float(v >> 16);
+    }
+    for (unsigned i = 0; i < 4; ++i) {
+      const uint32_t v = reg_or_zero(w, inst.src[2], i, l);
+      c[g + ((i & 2) ? 8 : 0)][2 * t + (i & 1)] = std::bit_cast<float>(v);
+    }
+  }
+  for_lanes(mask, [&](unsigned l) {
+    const unsigned g = l >> 2, t = l & 3;
+    for (unsigned i = 0; i < 4; ++i) {
+      const unsigned m = g + ((i & 2) ? 8 : 0), n = 2 * t + (i & 1);
+      double sum = c[m][n];
+      for (unsigned k = 0; k < 16; ++k) sum += double{a[m][k]} * double{b[k][n]};
+      const uint16_t row =
+          inst.dst[0] >= kRowScratch ? inst.dst[0] : static_cast<uint16_t>(inst.dst[0] + i);
+      w.reg(row, l) = std::bit_cast<uint32_t>(static_cast<float>(sum));
+    }
+  });
+}
+
+void ldsm(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
+  MemoryAccess mem(ctx, inst);
+  const unsigned matrices = inst.sub2;
+  std::array<uint32_t, 32> rows{};
+  for (unsigned l = 0; l < 32; ++l) rows[l] = static_cast<uint32_t>(address(w, inst.mem, l));
+  for_lanes(mask, [&](unsigned l) { w.addrs.push_back(rows[l]); });
+  for (unsigned l = 0; l < 8 * matrices; ++l) mem.shared(rows[l], 16);  // bounds and alignment
+  auto half_at = [&](unsigned matrix, unsigned r, unsigned c) {
+    uint16_t h;
+    std::memcpy(&h, ctx.cta.shared.data() + rows[matrix * 8 + r] + 2 * c, 2);
+    return uint32_t{h};
+  };
+  for_lanes(mask, [&](unsigned l) {
+    for (unsigned i = 0; i < matrices; ++i) {
+      uint32_t v;
+      if (inst.flags & flag::kTrans) {
+        v = half_at(i, 2 * (l % 4), l / 4) | (half_at(i, 2 * (l % 4) + 1, l / 4) << 16);
+      } else {
+        v = half_at(i, l / 4, 2 * (l % 4)) | (half_at(i, l / 4, 2 * (l % 4) + 1) << 16);
+      }
+      const uint16_t row =
+          inst.dst[0] >= kRowScratch ? inst.dst[0] : static_cast<uint16_t>(inst.dst[0] + i);
+      w.reg(row, l) = v;
+    }
+  });
+}
+
+}  // namespace
+
+void exec_tensor(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
+  if (inst.op == Op::kHmma) {
+    hmma(inst, w, mask);
+  } else {
+    ldsm(inst, w, mask, ctx);
+  }
+}
+
+}  // namespace sassim::emu

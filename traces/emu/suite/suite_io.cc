@@ -1,0 +1,183 @@
+#include "traces/emu/suite/suite_io.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "isa/error.h"
+#include "kernels/flash_attention.h"
+#include "kernels/hgemm_mma.h"
+#include "kernels/pointer_chase.h"
+#include "kernels/reduction.h"
+#include "kernels/saxpy.h"
+#include "kernels/sgemm.h"
+#include "kernels/stream.h"
+#include "kernels/transpose.h"
+#include "kernels/values.h"
+#include "kernels/vector_add.h"
+
+namespace sassim::emu {
+namespace {
+
+namespace k = kernels;
+
+template <typename T>
+std::vector<T> read_as(const std::vector<uint8_t>& bytes) {
+  std::vector<T> v(bytes.size() / sizeof(T));
+  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
+  return v;
+}
+
+template <typename T>
+void write_as(std::vector<uint8_t>& bytes, const std::vector<T>& v) {
+  std::memcpy(bytes.data(), v.data(), std::min(bytes.size(), v.size() * sizeof(T)));
+}
+
+void fill_floats(DeviceBuffers& b, size_t arg, uint64_t seed) {
+  std::vector<float> v(b.arg(arg).size() / 4);
+  k::fill_dyadic(v, seed);
+  write_as(b.arg(arg), v);
+}
+
+void fill_halves(DeviceBuffers& b, size_t arg, uint64_t seed) {
+  std::vector<uint16_t> v(b.arg(arg).size() / 2);
+  k::fill_dyadic_half(v, seed);
+  write_as(b.arg(arg), v);
+}
+
+SuiteCheck compare(const std::vector<float>& got, const std::vector<float>& want, double rel,
+                   double abs, std::string_view what) {
+  SuiteCheck c;
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
+    const double diff = std::fabs(static_cast<double>(got[i]) - want[i]);
+    if (!(diff <= abs + rel * std::fabs(static_cast<double>(want[i])))) {
+      if (bad == 0) {
+        c.message = fmt::format("{}: mismatch at {}: got {:.9g}, expected {:.9g}; ", what, i,
+                                got[i], want[i]);
+      }
+      ++bad;
+    }
+  }
+  if (got.size() != want.size()) {
+    c.ok = false;
+    c.message = fmt::format("{}: {} values, expected {}", what, got.size(), want.size());
+    return c;
+  }
+  c.ok = bad == 0;
+  c.message += fmt::format("{}: {} of {} values match the CPU reference", what, got.size() - bad,
+                           got.size());
+  return c;
+}
+
+}  // namespace
+
+void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuffers& b) {
+  const std::string_view name = launch.kernel;
+  if (name == k::vector_add::kKernel || name == k::saxpy::kKernel) {
+    fill_floats(b, 0, 1);
+    fill_floats(b, 1, 2);
+  } else if (name == k::stream::kCopyKernel) {
+    fill_floats(b, 0, 1);
+    fill_floats(b, 1, 3);
+  } else if (name == k::stream::kTriadKernel || name == k::sgemm::kKernel) {
+    fill_floats(b, 0, 1);
+    fill_floats(b, 1, 2);
+    fill_floats(b, 2, 3);
+  } else if (name == k::reduction::kKernel || name == k::transpose::kNaiveKernel ||
+             name == k::transpose::kSharedKernel || name == k::transpose::kPaddedKernel) {
+    fill_floats(b, 0, 1);
+  } else if (name == k::pointer_chase::kGlobalKernel || name == k::pointer_chase::kSharedKernel) {
+    write_as(b.arg(0),
+             k::pointer_chase::build_chain(k::pointer_chase::parse_problem(name, values)));
+  } else if (name == k::hgemm_mma::kKernel) {
+    fill_halves(b, 0, 1);
+    fill_halves(b, 1, 2);
+  } else if (name == k::flash_attention::kKernel) {
+    fill_halves(b, 0, 1);
+    fill_halves(b, 1, 2);
+    fill_halves(b, 2, 3);
+  } else {
+    throw Error(
+        fmt::format("capture has no inputs for kernel {}: expected one of the suite's "
+                    "sm_80-style kernels (bf16_gemm_wgmma needs HGMMA and TMA)",
+                    name));
+  }
+}
+
+SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, DeviceBuffers& b) {
+  const std::string_view name = launch.kernel;
+  // Inputs as the kernel found them, regenerated (kernels may overwrite their inputs).
+  auto inputs = [&](size_t arg, uint64_t seed) {
+    std::vector<float> v(b.arg(arg).size() / 4);
+    k::fill_dyadic(v, seed);
+    return v;
+  };
+  if (name == k::vector_add::kKernel) {
+    std::vector<float> want(b.arg(2).size() / 4);
+    k::vector_add::reference(inputs(0, 1), inputs(1, 2), want);
+    return compare(read_as<float>(b.arg(2)), want, 0, 0, name);
+  }
+  if (name == k::saxpy::kKernel) {
+    std::vector<float> y = inputs(1, 2);
+    k::saxpy::reference(inputs(0, 1), y, k::saxpy::kAlpha);
+    return compare(read_as<float>(b.arg(1)), y, 0, 0, name);
+  }
+  if (name == k::stream::kCopyKernel) {
+    std::vector<float> c(b.arg(1).size() / 4);
+    k::stream::copy_reference(inputs(0, 1), c);
+    return compare(read_as<float>(b.arg(1)), c, 0, 0, name);
+  }
+  if (name == k::stream::kTriadKernel) {
+    std::vector<float> a = inputs(0, 1);
+    k::stream::triad_reference(a, inputs(1, 2), inputs(2, 3), k::stream::kScalar);
+    return compare(read_as<float>(b.arg(0)), a, 0, 0, name);
+  }
+  if (name == k::reduction::kKernel) {
+    const auto p = k::reduction::parse_problem(values);
+    return compare(read_as<float>(b.arg(1)), k::reduction::reference_partials(p, inputs(0, 1)), 0,
+                   0, name);
+  }
+  if (name == k::transpose::kNaiveKernel || name == k::transpose::kSharedKernel ||
+      name == k::transpose::kPaddedKernel) {
+    const auto p = k::transpose::parse_problem(values);
+    std::vector<float> want(b.arg(1).size() / 4);
+    k::transpose::reference(p, inputs(0, 1), want);
+    return compare(read_as<float>(b.arg(1)), want, 0, 0, name);
+  }
+  if (name == k::pointer_chase::kGlobalKernel || name == k::pointer_chase::kSharedKernel) {
+    const auto p = k::pointer_chase::parse_problem(name, values);
+    const auto chain = k::pointer_chase::build_chain(p);
+    const uint32_t want = k::pointer_chase::final_index(chain, uint64_t{p.warmup_steps} + p.steps);
+    const uint32_t got = read_as<uint32_t>(b.arg(3)).at(0);
+    return {got == want, fmt::format("{}: ended on index {}, expected {}", name, got, want)};
+  }
+  if (name == k::sgemm::kKernel) {
+    const auto p = k::sgemm::parse_problem(values);
+    std::vector<float> c = inputs(2, 3);
+    k::sgemm::reference(p, inputs(0, 1), inputs(1, 2), c, k::sgemm::kAlpha, k::sgemm::kBeta);
+    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+  }
+  auto halves = [&](size_t arg, uint64_t seed) {
+    std::vector<uint16_t> v(b.arg(arg).size() / 2);
+    k::fill_dyadic_half(v, seed);
+    return v;
+  };
+  if (name == k::hgemm_mma::kKernel) {
+    const auto p = k::hgemm_mma::parse_problem(values);
+    std::vector<float> c(b.arg(2).size() / 4);
+    k::hgemm_mma::reference(p, halves(0, 1), halves(1, 2), c);
+    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+  }
+  if (name == k::flash_attention::kKernel) {
+    const auto p = k::flash_attention::parse_problem(values);
+    std::vector<float> o(b.arg(3).size() / 4);
+    k::flash_attention::reference_blockwise(p, halves(0, 1), halves(1, 2), halves(2, 3), o);
+    return compare(read_as<float>(b.arg(3)), o, 1e-3, 1e-4, name);
+  }
+  throw Error(fmt::format("capture cannot check kernel {}", name));
+}
+
+}  // namespace sassim::emu

@@ -1,0 +1,169 @@
+#include "traces/emu/trace_writer.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <fstream>
+
+#include "isa/error.h"
+
+namespace sassim::emu {
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+char* put_hex(char* o, uint64_t v, int min_digits) {
+  char buf[16];
+  int n = 0;
+  do {
+    buf[n++] = kHex[v & 0xfU];
+    v >>= 4;
+  } while (v != 0);
+  while (n < min_digits) buf[n++] = '0';
+  while (n > 0) *o++ = buf[--n];
+  return o;
+}
+
+char* put_dec(char* o, int64_t v) {
+  if (v < 0) *o++ = '-';
+  uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  char buf[20];
+  int n = 0;
+  do {
+    buf[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  while (n > 0) *o++ = buf[--n];
+  return o;
+}
+
+char* put(char* o, std::string_view text) {
+  std::memcpy(o, text.data(), text.size());
+  return o + text.size();
+}
+
+bool records_addresses(const Inst& inst) {
+  if (inst.op == Op::kLdsm) return true;
+  return inst.unit == Unit::kMem && inst.op != Op::kLdc;
+}
+
+}  // namespace
+
+TraceWriter::TraceWriter(const std::filesystem::path& folder, const Program& program)
+    : program_(program), path_(folder / "kernel-1.traceg") {
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  {
+    std::ofstream list(folder / "kernelslist.g");
+    list << "kernel-1.traceg\n";
+    if (!list) throw Error(fmt::format("cannot write {}", (folder / "kernelslist.g").string()));
+  }
+  file_ = std::fopen(path_.string().c_str(), "wb");
+  if (file_ == nullptr) throw Error(fmt::format("cannot write {}", path_.string()));
+  for (size_t i = 0; i < program.insts.size(); ++i) {
+    const Inst& inst = program.insts[i];
+    prefix_.push_back(fmt::format("{:04x}", inst.pc) + "\n" + program.trace_text[i] + " ");
+    pc_length_.push_back(static_cast<uint8_t>(prefix_.back().find('\n')));
+    suffix_.push_back(fmt::format(" {}\n", program.trace_immediate[i]));
+    mem_width_.push_back(records_addresses(inst) ? (inst.op == Op::kLdsm ? 16 : inst.width) : 0);
+  }
+}
+
+TraceWriter::~TraceWriter() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+void TraceWriter::append(std::string_view text) {
+  if (used_ + text.size() > buffer_.size()) flush();
+  if (text.size() > buffer_.size()) buffer_.resize(text.size());
+  used_ = static_cast<size_t>(put(buffer_.data() + used_, text) - buffer_.data());
+}
+
+void TraceWriter::write_header(const TraceHeader& h) {
+  append(fmt::format(
+      "-kernel name = {}\n-kernel id = 1\n-grid dim = ({},{},{})\n-block dim = ({},{},{})\n"
+      "-shmem = {}\n-nregs = {}\n-binary version = {}\n-cuda stream id = 0\n"
+      "-shmem base_addr = 0x{:016x}\n-local mem base_addr = 0x{:016x}\n-nvbit version = 1.7\n"
+      "-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
+      "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] "
+      "mem_width [adrrescompress?] [mem_addresses] immediate\n\n",
+      h.kernel_name, h.grid.x, h.grid.y, h.grid.z, h.block.x, h.block.y, h.block.z, h.shmem_bytes,
+      std::max<uint32_t>(h.nregs, 1), h.binary_version, kTraceSharedBase, kTraceLocalBase));
+  flush();
+}
+
+void TraceWriter::line(const Warp& w, const TraceRecord& r) {
+  // prefix_ is "PC\nTEXT ": the mask goes where the newline is.
+  const std::string& prefix = prefix_[r.inst];
+  const std::string& suffix = suffix_[r.inst];
+  const size_t worst = prefix.size() + suffix.size() + 48 + size_t{r.addr_count} * 22;
+  if (used_ + worst > buffer_.size()) {
+    flush();
+    if (worst > buffer_.size()) buffer_.resize(worst);
+  }
+  char* o = buffer_.data() + used_;
+  const size_t pc_length = pc_length_[r.inst];
+  o = put(o, std::string_view(prefix).substr(0, pc_length));
+  *o++ = ' ';
+  o = r.mask == ~0U ? put(o, "ffffffff") : put_hex(o, r.mask, 8);
+  *o++ = ' ';
+  o = put(o, std::string_view(prefix).substr(pc_length + 1));
+  const uint8_t width = mem_width_[r.inst];
+  if (width == 0) {
+    *o++ = '0';
+  } else {
+    o = put_dec(o, width);
+    const uint64_t* a = w.addrs.data() + r.addr_begin;
+    const uint32_t n = r.addr_count;
+    if (n == 0) {
+      o = put(o, " 1 0x0 0");
+    } else {
+      bool strided = true;
+      const int64_t stride = n > 1 ? static_cast<int64_t>(a[1] - a[0]) : 0;
+      for (uint32_t k = 2; k < n && strided; ++k)
+        strided = static_cast<int64_t>(a[k] - a[k - 1]) == stride;
+      o = put(o, strided ? " 1 0x" : " 2 0x");
+      o = put_hex(o, a[0], 1);
+      if (strided) {
+        *o++ = ' ';
+        o = put_dec(o, stride);
+      } else {
+        for (uint32_t k = 1; k < n; ++k) {
+          *o++ = ' ';
+          o = put_dec(o, static_cast<int64_t>(a[k] - a[k - 1]));
+        }
+      }
+    }
+  }
+  o = put(o, suffix);
+  used_ = static_cast<size_t>(o - buffer_.data());
+  ++lines_;
+}
+
+void TraceWriter::write_cta(const Cta& cta) {
+  append(fmt::format("#BEGIN_TB\n\nthread block = {},{},{}\n\n", cta.id.x, cta.id.y, cta.id.z));
+  for (const Warp& w : cta.warps) {
+    append(fmt::format("warp = {}\ninsts = {}\n", w.index, w.trace.size()));
+    for (const TraceRecord& r : w.trace) line(w, r);
+    append("\n");
+  }
+  append("#END_TB\n\n");
+}
+
+void TraceWriter::flush() {
+  if (used_ == 0) return;
+  if (std::fwrite(buffer_.data(), 1, used_, file_) != used_) {
+    throw Error(fmt::format("cannot write {} (disk full?)", path_.string()));
+  }
+  used_ = 0;
+}
+
+void TraceWriter::close() {
+  if (file_ == nullptr) return;
+  flush();
+  const bool ok = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!ok) throw Error(fmt::format("cannot write {}", path_.string()));
+}
+
+}  // namespace sassim::emu
