@@ -152,6 +152,8 @@ class Rig {
     return executor_->cta().warps.at(warp).reg(r, lane);
   }
   const Warp& warp(unsigned w = 0) const { return executor_->cta().warps.at(w); }
+  const Cta& cta() const { return executor_->cta(); }
+  const Program& program() const { return program_; }
   ConstBank& bank() { return bank_; }
   GlobalMemory& memory() { return memory_; }
 
