@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -156,6 +158,21 @@ TEST_P(SuiteCapture, LoopsAddTheirBodyPerIteration) {
     EXPECT_EQ(three.result.warp_insts - one.result.warp_insts,
               8 * 2 * loop_body_length(function_of(listing, "sgemm_tiled")));
   }
+}
+
+TEST(SuiteCaptureDeterminism, TwoCapturesWriteIdenticalTraces) {
+  auto text = [](const fs::path& folder) {
+    std::ifstream in(folder / "kernel-1.traceg", std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  const Captured a = run("sm_80", "reduce_sum", {"8192", "4"}, true);
+  const std::string first = text(a.folder);
+  const Captured b = run("sm_80", "reduce_sum", {"8192", "4"}, true);
+  EXPECT_FALSE(first.empty());
+  EXPECT_EQ(first, text(b.folder));
+  fs::remove_all(b.folder);
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, SuiteCapture, ::testing::Values("sm_80", "sm_90"));

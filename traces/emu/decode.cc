@@ -199,7 +199,8 @@ class Decoder {
       }
       ++i;
     }
-    if (inst.op == Op::kR2p) ++i;  // R2P PR, ...: the PR operand
+    // P2R R, PR, ... / R2P PR, R, ...: the predicate-register-file operand.
+    if ((inst.op == Op::kP2r || inst.op == Op::kR2p) && i < ops.size() && ops[i].text == "PR") ++i;
     uint8_t nsrc = 0, npsrc = 0, nmem = 0;
     const bool control_like = inst.op == Op::kNop;
     for (; i < ops.size(); ++i) {

@@ -1,0 +1,76 @@
+// Bit counting, min/max, predicate moves and conversions.
+#include <gtest/gtest.h>
+
+#include <bit>
+
+#include "tests/emu/emu_rig.h"
+#include "traces/emu/fp16.h"
+
+namespace sassim::emu::testing {
+namespace {
+
+sass::Operand PR() {
+  sass::Operand o;
+  o.kind = sass::OperandKind::kOther;
+  o.text = "PR";
+  return o;
+}
+
+TEST(EmuIntMisc, BitsMinMaxAndPredicateMoves) {
+  Rig rig;
+  rig.add("MOV", {R(0), I(0xf0000001)})
+      .add("POPC", {R(1), R(0)})
+      .add("FLO.U32", {R(2), R(0)})
+      .add("BREV", {R(3), R(0)})
+      .add("IABS", {R(4), R(0)})
+      .add("IMNMX", {R(5), R(0), I(3), P(7)})      // signed min(-268435455, 3)
+      .add("IMNMX.U32", {R(6), R(0), I(3), P(7)})  // unsigned min
+      .add("ISETP.NE.AND", {P(1), P(7), R(0), R(255), P(7)})
+      .add("ISETP.EQ.AND", {P(2), P(3), R(0), R(255), P(7)})
+      .add("P2R", {R(7), PR(), R(255), I(0x7f)})  // P1, P3 set: 0b1010
+      .add("MOV", {R(8), I(0x21)})
+      .add("R2P", {PR(), R(8), I(0x3f)})  // P0 and P5 set, P1..P4 cleared
+      .add("EXIT", {});
+  rig.run();
+  EXPECT_EQ(rig.reg(1), 5U);
+  EXPECT_EQ(rig.reg(2), 31U);
+  EXPECT_EQ(rig.reg(3), 0x8000000fU);
+  EXPECT_EQ(rig.reg(4), 0x0fffffffU);
+  EXPECT_EQ(rig.reg(5), 0xf0000001U);
+  EXPECT_EQ(rig.reg(6), 3U);
+  EXPECT_EQ(rig.reg(7), 0xaU);
+  const Warp& w = rig.warp();
+  EXPECT_EQ(w.p[0] & 1U, 1U);
+  EXPECT_EQ(w.p[1] & 1U, 0U);
+  EXPECT_EQ(w.p[3] & 1U, 0U);
+  EXPECT_EQ(w.p[5] & 1U, 1U);
+}
+
+TEST(EmuIntMisc, Conversions) {
+  Rig rig;
+  rig.add("MOV", {R(0), I(0xfffffffd)})  // -3
+      .add("I2F", {R(1), R(0)})
+      .add("I2F.U32", {R(2), R(0)})
+      .add("MOV", {R(3), I(std::bit_cast<uint32_t>(-2.5F))})
+      .add("F2I.TRUNC.NTZ", {R(4), R(3)})
+      .add("F2I.FLOOR.NTZ", {R(5), R(3)})
+      .add("F2I.U32.TRUNC.NTZ", {R(6), R(3)})
+      .add("F2F.F16.F32", {R(7), R(3)})
+      .add("F2F.F32.F16", {R(8), R(7)})
+      .add("FRND.CEIL", {R(9), R(3)})
+      .add("FRND", {R(10), R(3)})
+      .add("EXIT", {});
+  rig.run();
+  EXPECT_EQ(rig.reg(1), std::bit_cast<uint32_t>(-3.0F));
+  EXPECT_EQ(rig.reg(2), std::bit_cast<uint32_t>(4294967293.0F));
+  EXPECT_EQ(rig.reg(4), static_cast<uint32_t>(-2));
+  EXPECT_EQ(rig.reg(5), static_cast<uint32_t>(-3));
+  EXPECT_EQ(rig.reg(6), 0U);
+  EXPECT_EQ(rig.reg(7), float_to_half(-2.5F));
+  EXPECT_EQ(rig.reg(8), std::bit_cast<uint32_t>(-2.5F));
+  EXPECT_EQ(rig.reg(9), std::bit_cast<uint32_t>(-2.0F));
+  EXPECT_EQ(rig.reg(10), std::bit_cast<uint32_t>(-2.0F));  // nearest even
+}
+
+}  // namespace
+}  // namespace sassim::emu::testing
