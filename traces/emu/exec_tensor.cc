@@ -15,29 +15,40 @@ uint32_t reg_or_zero(const Warp& w, const Src& s, unsigned k, unsigned lane) {
   return w.reg(static_cast<uint16_t>(s.reg + k), lane);
 }
 
+// Every FP16 value as FP32, computed once (immutable after initialisation).
+const std::array<float, 65536>& half_table() {
+  static const std::array<float, 65536> table = [] {
+    std::array<float, 65536> t{};
+    for (uint32_t h = 0; h < t.size(); ++h) t[h] = half_to_float(static_cast<uint16_t>(h));
+    return t;
+  }();
+  return table;
+}
+
 void hmma(const Inst& inst, Warp& w, uint32_t mask) {
   const bool bf16 = (inst.flags & flag::kBf16) != 0;
-  auto to_float = [&](uint32_t bits) {
+  const std::array<float, 65536>& halves = half_table();
+  auto to_double = [&](uint32_t bits) {
     const auto h = static_cast<uint16_t>(bits);
-    return bf16 ? bf16_to_float(h) : half_to_float(h);
+    return double{bf16 ? bf16_to_float(h) : halves[h]};
   };
-  std::array<std::array<float, 16>, 16> a{};  // [m][k]
-  std::array<std::array<float, 8>, 16> b{};   // [k][n]
-  std::array<std::array<float, 8>, 16> c{};   // [m][n]
+  std::array<std::array<double, 16>, 16> a{};  // [m][k]
+  std::array<std::array<double, 16>, 8> bt{};  // [n][k]
+  std::array<std::array<float, 8>, 16> c{};    // [m][n]
   for (unsigned l = 0; l < 32; ++l) {
     const unsigned g = l >> 2, t = l & 3;
     for (unsigned i = 0; i < 4; ++i) {
       const uint32_t v = reg_or_zero(w, inst.src[0], i, l);
       const unsigned row = g + ((i & 1) ? 8 : 0);
       const unsigned col = 2 * t + ((i & 2) ? 8 : 0);
-      a[row][col] = to_float(v);
-      a[row][col + 1] = to_float(v >> 16);
+      a[row][col] = to_double(v);
+      a[row][col + 1] = to_double(v >> 16);
     }
     for (unsigned i = 0; i < 2; ++i) {
       const uint32_t v = reg_or_zero(w, inst.src[1], i, l);
       const unsigned k = 2 * t + (i ? 8 : 0);
-      b[k][g] = to_float(v);
-      b[k + 1][g] = to_float(v >> 16);
+      bt[g][k] = to_double(v);
+      bt[g][k + 1] = to_double(v >> 16);
     }
     for (unsigned i = 0; i < 4; ++i) {
       const uint32_t v = reg_or_zero(w, inst.src[2], i, l);
@@ -48,11 +59,12 @@ void hmma(const Inst& inst, Warp& w, uint32_t mask) {
     const unsigned g = l >> 2, t = l & 3;
     for (unsigned i = 0; i < 4; ++i) {
       const unsigned m = g + ((i & 2) ? 8 : 0), n = 2 * t + (i & 1);
-      double sum = c[m][n];
-      for (unsigned k = 0; k < 16; ++k) sum += double{a[m][k]} * double{b[k][n]};
+      // Products of 16-bit values are exact in double; the sum is rounded once.
+      double sum = 0;
+      for (unsigned k = 0; k < 16; ++k) sum += a[m][k] * bt[n][k];
       const uint16_t row =
           inst.dst[0] >= kRowScratch ? inst.dst[0] : static_cast<uint16_t>(inst.dst[0] + i);
-      w.reg(row, l) = std::bit_cast<uint32_t>(static_cast<float>(sum));
+      w.reg(row, l) = std::bit_cast<uint32_t>(static_cast<float>(sum + double{c[m][n]}));
     }
   });
 }
