@@ -132,7 +132,7 @@ const std::vector<std::string>& known_dram_types() {
 }
 
 const std::vector<std::string>& known_address_hashes() {
-  static const std::vector<std::string> hashes = {"linear", "xor"};
+  static const std::vector<std::string> hashes = {"linear", "xor", "ipoly"};
   return hashes;
 }
 

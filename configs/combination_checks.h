@@ -15,7 +15,7 @@ void check_combinations(const GpuConfig& config, std::vector<std::string>& probl
 // Accepted values of the name-valued fields.
 const std::vector<std::string>& known_arch_names();      // "sm_60", ..., "sm_90"
 const std::vector<std::string>& known_dram_types();      // "HBM2", ..., "GDDR6X"
-const std::vector<std::string>& known_address_hashes();  // "linear", "xor"
+const std::vector<std::string>& known_address_hashes();  // "linear", "xor", "ipoly"
 // "row_column_bank", "row_bank_column"
 const std::vector<std::string>& known_dram_address_schemes();
 

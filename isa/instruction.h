@@ -23,8 +23,11 @@ struct StaticInst {
   std::uint64_t pc = 0;
   DecodedOpcode op;
   std::uint8_t mem_width_bytes = 0;  // per-thread access size recorded in the trace; 0 = none
-  std::uint8_t num_dst = 0;          // destination ranges (RZ destinations dropped)
-  std::uint8_t num_src = 0;          // source registers (RZ dropped)
+  // The instruction's immediate as the trace records it (tracer version 5; 0 before):
+  // for DEPBAR.LE SB0, N the N.
+  std::int64_t immediate = 0;
+  std::uint8_t num_dst = 0;  // destination ranges (RZ destinations dropped)
+  std::uint8_t num_src = 0;  // source registers (RZ dropped)
   std::array<RegRange, kMaxDstRanges> dst{};
   std::array<std::uint16_t, kMaxSrcRegs> src{};
 };

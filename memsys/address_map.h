@@ -11,6 +11,12 @@
 //             the line index) and (r + h) % slices otherwise. Each group of `slices`
 //             consecutive lines still covers every slice once (streams stay even),
 //             while strides that are multiples of the slice count spread too.
+//   "ipoly":  slices = 2^k x m (m odd): slice = (line % m) x 2^k + ((line / m) mod P),
+//             the quotient read as a polynomial over GF(2) and P a primitive
+//             polynomial of degree k (Rau, ISCA 1991; GPGPU-Sim's IPOLY). Aligned
+//             groups of `slices` consecutive lines cover every slice once, and lines
+//             2^j apart spread evenly over all slices; but lines a multiple of m apart
+//             all fall in one group of 2^k slices (1/m of them): "xor" spreads those.
 // A slice's own lines are numbered local = line / slices (its sets index on that).
 //
 // Slices to channels (deterministic, even when one count divides the other):

@@ -24,8 +24,9 @@ Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock
   latency_ps_.reserve(std::size_t{sms_} * slices_);
   for (std::uint32_t sm = 0; sm < sms_; ++sm) {
     for (std::uint32_t j = 0; j < slices_; ++j) {
-      const std::uint64_t cycles =
-          std::max<std::uint64_t>(1, std::uint64_t{routes.hops(sm, j)} * config.latency_cycles());
+      const std::uint64_t far = routes.far(sm, j) ? config.far_partition_latency_cycles() : 0;
+      const std::uint64_t cycles = std::max<std::uint64_t>(
+          1, std::uint64_t{routes.hops(sm, j)} * config.latency_cycles() + far);
       latency_ps_.push_back(cycles * clock.period_ps);
     }
   }

@@ -6,11 +6,12 @@
 // Timing: a request is taken from its SM's queue at the first L2 edge it is visible
 // (tN) if the SM's port has bandwidth credit and the destination slice's queue has
 // room (else the SM's queue waits: head of line); it is visible at the slice
-// latency_cycles x hops later (tN + latency * T; a latency of 0 still takes one
-// cycle). A response is taken from its slice's queue at the first L2 edge it is
+// latency_cycles x hops later, plus far_partition_latency_cycles when the slice is in
+// an L2 partition the SM is not near (noc_routes.h) (tN + latency * T; a latency of 0
+// still takes one cycle). A response is taken from its slice's queue at the first L2 edge it is
 // visible if its SM's queue has room; the SM's receive port then serializes it
 // behind the packets already headed there (an output queue), and it is visible at
-// the SM latency later than the cycle its transfer starts. Each SM port moves
+// the SM the same latency later than the cycle its transfer starts. Each SM port moves
 // port_bytes_per_cycle in each direction: a read request is kPacketHeaderBytes, a
 // write, atomic or reduction request and every response carry their sectors too.
 // Unloaded, a packet's time through is exactly the latency; back to back, packet i

@@ -66,7 +66,8 @@ class GpuMemorySystem final : public MemorySystem {
 GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
     : config_(checked(config)),
       map_(config_.l2().slices(), config_.dram().channels(), config_.l2().address_hash()),
-      routes_(NocRoutes::crossbar(config_.num_sms(), config_.l2().slices())) {
+      routes_(NocRoutes::crossbar(config_.num_sms(), config_.l2().slices(),
+                                  config_.interconnect().l2_partitions())) {
   const DomainClocks clocks = domain_clocks(config_);
   const std::uint32_t sms = config_.num_sms();
   const std::uint32_t slices = config_.l2().slices();

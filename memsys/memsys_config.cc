@@ -74,6 +74,13 @@ void check_memsys_config(const config::GpuConfig& c) {
   require(noc.has_port_bytes_per_cycle(), "interconnect.port_bytes_per_cycle");
   require_positive(noc.port_bytes_per_cycle(), "interconnect.port_bytes_per_cycle");
   require_positive(noc.queue_entries(), "interconnect.queue_entries");
+  if (noc.l2_partitions() == 0 || noc.l2_partitions() > c.l2().slices() ||
+      noc.l2_partitions() > c.num_sms()) {
+    throw Error(fmt::format(
+        "interconnect.l2_partitions: {} must be at least 1 and at most l2.slices ({}) and "
+        "num_sms ({})",
+        noc.l2_partitions(), c.l2().slices(), c.num_sms()));
+  }
 
   const config::L2Config& l2 = c.l2();
   require(l2.has_size_bytes(), "l2.size_bytes");

@@ -47,7 +47,11 @@ std::vector<std::uint32_t> hop_table(const Graph& g, std::uint32_t sms, std::uin
 
 }  // namespace
 
-NocRoutes NocRoutes::crossbar(std::uint32_t sms, std::uint32_t slices) {
+NocRoutes NocRoutes::crossbar(std::uint32_t sms, std::uint32_t slices, std::uint32_t partitions) {
+  if (partitions == 0 || partitions > sms || partitions > slices) {
+    throw Error(fmt::format("interconnect: {} L2 partitions for {} SMs and {} slices", partitions,
+                            sms, slices));
+  }
   Graph g(std::size_t{sms} + slices);
   for (std::uint32_t sm = 0; sm < sms; ++sm) {
     for (std::uint32_t j = 0; j < slices; ++j) boost::add_edge(sm, sms + j, g);
@@ -55,6 +59,7 @@ NocRoutes NocRoutes::crossbar(std::uint32_t sms, std::uint32_t slices) {
   NocRoutes routes;
   routes.sms_ = sms;
   routes.slices_ = slices;
+  routes.partitions_ = partitions;
   routes.hops_ = hop_table(g, sms, slices);
   return routes;
 }

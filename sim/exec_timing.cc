@@ -128,8 +128,11 @@ ExecTiming::ExecTiming(const config::SmConfig& sm, isa::Arch arch, isa::Arch con
   const isa::OpcodeTable& table = isa::OpcodeTable::get(arch);
   latency_by_id_.assign(table.size(), 0);
   waits_async_.assign(table.size(), false);
-  for (std::uint16_t id = 0; id < table.size(); ++id)
+  commits_async_.assign(table.size(), false);
+  for (std::uint16_t id = 0; id < table.size(); ++id) {
     waits_async_[id] = table.mnemonic(id) == "DEPBAR";
+    commits_async_[id] = table.mnemonic(id) == "LDGDEPBAR";
+  }
   for (const auto& [mnemonic, cycles] : sm.opcode_latency_cycles()) {
     if (cycles == 0) {
       throw Error(

@@ -26,9 +26,14 @@ class ExecTiming {
     std::uint32_t by_opcode = op.id < latency_by_id_.size() ? latency_by_id_[op.id] : 0;
     return by_opcode != 0 ? by_opcode : class_latency_[static_cast<std::size_t>(op.unit)];
   }
-  // True for opcodes that wait for the warp's asynchronous copies (DEPBAR).
+  // True for opcodes that wait for the warp's asynchronous-copy groups (DEPBAR).
   bool waits_for_async_copies(const isa::DecodedOpcode& op) const {
     return op.id < waits_async_.size() && waits_async_[op.id];
+  }
+  // True for opcodes that commit the warp's uncommitted asynchronous copies into a
+  // group (LDGDEPBAR).
+  bool commits_async_group(const isa::DecodedOpcode& op) const {
+    return op.id < commits_async_.size() && commits_async_[op.id];
   }
   std::uint32_t interval(isa::UnitClass unit) const {
     return class_interval_[static_cast<std::size_t>(unit)];
@@ -75,6 +80,7 @@ class ExecTiming {
   std::array<std::uint32_t, isa::kNumUnitClasses> class_interval_{};
   std::vector<std::uint32_t> latency_by_id_;  // 0 = use the class latency
   std::vector<bool> waits_async_;
+  std::vector<bool> commits_async_;
   std::vector<TensorForm> tensor_forms_;  // one per distinct form, the config's last entry
 };
 

@@ -7,6 +7,7 @@
 
 #include "isa/error.h"
 #include "isa/flops.h"
+#include "sim/async_groups.h"
 #include "sim/sm_internal.h"
 
 namespace sassim::sim {
@@ -215,7 +216,10 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     wait_for_warpgroup_mma(slot, cycle);
     return;
   }
-  if (timing.waits_for_async_copies(si.op) && w.outstanding_async > 0) {
+  if (timing.commits_async_group(si.op)) commit_async_group(w);
+  if (timing.waits_for_async_copies(si.op) &&
+      !async_groups_within(w, depbar_allowed_groups(si.immediate))) {
+    w.async_wait_groups = depbar_allowed_groups(si.immediate);
     w.state = WarpState::kWaitMemory;
     w.wait_async_only = true;
     w.min_issue_cycle = cycle + 1;

@@ -25,6 +25,7 @@ struct Sm::CtaSlot {
 struct Sm::PendingAccess {
   unsigned slot = 0;
   bool async = false;
+  std::uint64_t async_group = 0;  // async copies: the warp's group it belongs to
   std::uint8_t num_dst = 0;
   std::array<isa::RegRange, isa::kMaxDstRanges> dst{};
 };

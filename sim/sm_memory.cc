@@ -2,6 +2,7 @@
 // completions that make load destinations ready.
 #include <algorithm>
 
+#include "sim/async_groups.h"
 #include "sim/sm.h"
 #include "sim/sm_internal.h"
 
@@ -46,7 +47,10 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
     }
   }
   ++w.outstanding;
-  if (p.async) ++w.outstanding_async;
+  if (p.async) {
+    ++w.outstanding_async;
+    p.async_group = join_async_group(w);
+  }
 
   memsys::WarpMemAccess access;
   access.token = token;
@@ -82,7 +86,10 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
       }
     }
     --w.outstanding;
-    if (p.async) --w.outstanding_async;
+    if (p.async) {
+      --w.outstanding_async;
+      finish_async_copy(w, p.async_group);
+    }
     free_tokens_.push_back(*token);
     const unsigned slot = p.slot;
     switch (w.state) {
@@ -90,7 +97,7 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
         advance(slot, std::max(w.min_issue_cycle, cycle));
         break;
       case WarpState::kWaitMemory:
-        if ((w.wait_async_only ? w.outstanding_async : w.outstanding) == 0) {
+        if (w.wait_async_only ? async_groups_within(w, w.async_wait_groups) : w.outstanding == 0) {
           w.state = WarpState::kRunning;
           advance(slot, std::max(w.min_issue_cycle, cycle));
         }

@@ -34,6 +34,11 @@ struct Warp {
   bool wait_async_only = false;         // kWaitMemory: DEPBAR (true) or MEMBAR (false)
   std::uint32_t outstanding = 0;        // memory accesses in flight
   std::uint32_t outstanding_async = 0;  // of which asynchronous copies (LDGSTS)
+  // Asynchronous-copy groups (sim/async_groups.h): copies in flight per group, from
+  // the oldest incomplete group (number async_group_base) to the open one (last).
+  std::vector<std::uint32_t> async_groups;
+  std::uint64_t async_group_base = 0;
+  std::uint32_t async_wait_groups = 0;  // kWaitMemory on DEPBAR: groups allowed pending
   // Cycle at which each register can be read; kNeverCycle while a load is pending.
   std::array<std::uint64_t, 256> reg_ready{};
   // For registers waiting on a load: whether it is a shared-memory load.

@@ -188,6 +188,7 @@ std::uint32_t AccelsimKernelTrace::decode(const InstructionLine& inst) {
   s.pc = inst.pc;
   s.op = *op;
   s.mem_width_bytes = static_cast<std::uint8_t>(inst.mem_width);
+  s.immediate = inst.immediate;
   for (std::size_t i = 0; i < inst.num_dst; ++i) {
     const std::uint16_t reg = inst.dst[i];
     if (reg == isa::kRegZero) continue;

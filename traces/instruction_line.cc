@@ -41,10 +41,13 @@ class LineParser {
     return value(parse_dec_i64(t), t, what);
   }
 
-  // Version 5 immediates are signed ("-8"); accept unsigned 64-bit values too.
-  void immediate() {
+  // Version 5 immediates are signed ("-8"); accept unsigned 64-bit values too (kept
+  // as their two's-complement bit pattern).
+  std::int64_t immediate() {
     std::string_view t = token("a decimal immediate");
-    if (!parse_dec_i64(t) && !parse_dec_u64(t)) bad(t, "a decimal immediate");
+    if (auto v = parse_dec_i64(t)) return *v;
+    if (auto u = parse_dec_u64(t)) return static_cast<std::int64_t>(*u);
+    bad(t, "a decimal immediate");
   }
 
   std::uint16_t reg(std::string_view what) {
@@ -110,6 +113,41 @@ void parse_addresses(LineParser& p, std::uint32_t mask, std::vector<std::uint64_
   }
 }
 
+// Hopper bulk-copy / TMA opcodes, whose lines carry the TMA fields instead of the
+// per-thread addresses (Accel-Sim's trace parser: UTMALDG, UTMASTG, UTMAPF, UTMAREDG,
+// UBLKCP, UBLKPF, UBLKRED).
+bool is_tma_opcode(std::string_view opcode) {
+  const std::string_view base = opcode.substr(0, opcode.find('.'));
+  for (std::string_view op :
+       {"UTMALDG", "UTMASTG", "UTMAPF", "UTMAREDG", "UBLKCP", "UBLKPF", "UBLKRED"}) {
+    if (base == op) return true;
+  }
+  return false;
+}
+
+// mbarrier multicast [cta_mask] bytes oob_bytes mode transfers...: mode 3 lists a count
+// and that many hex addresses, mode 4 a hex base, a count and count - 1 decimal deltas.
+void parse_tma_fields(LineParser& p, InstructionLine& out) {
+  out.tma = true;
+  out.tma_mbarrier = p.hex("a hex mbarrier address");
+  const std::uint32_t multicast = p.dec("the multicast flag (0 or 1)");
+  if (multicast > 1) p.fail(fmt::format("multicast flag {}: expected 0 or 1", multicast));
+  if (multicast == 1) p.hex("a hex multicast CTA mask");
+  out.tma_bytes = p.dec("the TMA byte count");
+  p.dec("the TMA out-of-bounds byte count");
+  const std::uint32_t mode = p.dec("a TMA address mode (3 list, 4 base+delta)");
+  if (mode == 3) {
+    const std::uint32_t count = p.dec("the number of TMA transfers");
+    for (std::uint32_t i = 0; i < count; ++i) p.hex("a hex transfer address");
+  } else if (mode == 4) {
+    p.hex("a hex base transfer address");
+    const std::uint32_t count = p.dec("the number of TMA transfers");
+    for (std::uint32_t i = 1; i < count; ++i) p.signed_dec("a decimal transfer address delta");
+  } else {
+    p.fail(fmt::format("bad TMA address mode {} (expected 3 list, 4 base+delta)", mode));
+  }
+}
+
 }  // namespace
 
 void parse_instruction_line(std::string_view line, const TraceFormat& format,
@@ -142,8 +180,15 @@ void parse_instruction_line(std::string_view line, const TraceFormat& format,
   out.num_src = static_cast<std::uint8_t>(num_src);
   for (std::uint32_t i = 0; i < num_src; ++i) out.src[i] = p.reg("a source register R<n>");
   out.mem_width = p.dec("the memory width in bytes (0 for none)");
-  if (out.mem_width > 0) parse_addresses(p, out.mask, addresses);
-  if (format.has_immediate()) p.immediate();
+  out.tma = false;
+  out.tma_mbarrier = 0;
+  out.tma_bytes = 0;
+  if (is_tma_opcode(out.opcode)) {
+    parse_tma_fields(p, out);
+  } else if (out.mem_width > 0) {
+    parse_addresses(p, out.mask, addresses);
+  }
+  out.immediate = format.has_immediate() ? p.immediate() : 0;
   p.end();
 }
 

@@ -8,6 +8,12 @@
 // Address modes: 0 = one hex address per active thread in lane order; 1 = hex base and
 // decimal stride (i-th active thread: base + i * stride); 2 = hex base, then one decimal
 // delta per further active thread, each relative to the previous address.
+// Hopper TMA / bulk-copy lines (UTMALDG, UTMASTG, UTMAPF, UTMAREDG, UBLKCP, UBLKPF,
+// UBLKRED), as Accel-Sim's tracer writes them, follow mem_width with
+//   mbarrier_addr multicast [cta_mask] byte_count oob_byte_count mode transfers...
+// mode 3 = a count and that many hex transfer addresses; mode 4 = a hex base, a count
+// and count - 1 decimal deltas. The transfers are checked but not kept: the timing
+// model does not model TMA yet (such instructions take their unit's latency only).
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -26,7 +32,11 @@ struct InstructionLine {
   std::uint32_t warp = 0;                // tracer versions < 3 only
   std::uint64_t pc = 0;
   std::uint32_t mask = 0;
-  std::uint32_t mem_width = 0;  // bytes per thread; 0 = no addresses
+  std::uint32_t mem_width = 0;     // bytes per thread; 0 = no addresses
+  std::int64_t immediate = 0;      // version 5; 0 in earlier versions
+  bool tma = false;                // a TMA / bulk-copy line
+  std::uint64_t tma_mbarrier = 0;  // shared-memory address of its mbarrier
+  std::uint32_t tma_bytes = 0;     // bytes it moves
   std::uint8_t num_dst = 0;
   std::uint8_t num_src = 0;
   std::array<std::uint16_t, kMaxLineDsts> dst{};  // register numbers, 255 = RZ

@@ -161,8 +161,9 @@ TEST_F(Validate, UnknownArch) {
 }
 
 TEST_F(Validate, UnknownAddressHash) {
-  config_.mutable_l2()->set_address_hash("ipoly");
-  EXPECT_THAT(problem(), HasSubstr("l2.address_hash = \"ipoly\" is not one of: linear, xor"));
+  config_.mutable_l2()->set_address_hash("ipolly");
+  EXPECT_THAT(problem(),
+              HasSubstr("l2.address_hash = \"ipolly\" is not one of: linear, xor, ipoly"));
 }
 
 TEST_F(Validate, UnknownDramType) {

@@ -39,6 +39,25 @@ TEST(MemsysConfig, MissingFieldIsNamed) {
       << build_error(c);
 }
 
+TEST(MemsysConfig, MorePartitionsThanSmsIsRefusedNamingTheField) {
+  config::GpuConfig c = testing::small_config();  // 2 SMs, 4 slices
+  c.mutable_interconnect()->set_l2_partitions(3);
+  EXPECT_NE(build_error(c).find("interconnect.l2_partitions: 3 must be at least 1 and at most "
+                                "l2.slices (4) and num_sms (2)"),
+            std::string::npos)
+      << build_error(c);
+  c.mutable_interconnect()->set_l2_partitions(2);
+  EXPECT_EQ(build_error(c), "");
+}
+
+TEST(MemsysConfig, UnknownHashListsTheKnownOnes) {
+  config::GpuConfig c = testing::small_config();
+  c.mutable_l2()->set_address_hash("ipolly");
+  EXPECT_NE(build_error(c).find("unknown hash \"ipolly\" (known: \"linear\", \"xor\", \"ipoly\")"),
+            std::string::npos)
+      << build_error(c);
+}
+
 TEST(MemsysConfig, CarveOutLargerThanTheArrayIsRefused) {
   config::GpuConfig c = testing::small_config();
   c.mutable_l1()->set_shared_memory_bytes(128 * 1024);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "isa/error.h"
 #include "memsys/engine.h"
 
 namespace sassim::memsys {
@@ -13,9 +14,11 @@ namespace {
 
 // Two SMs and one or more slices behind a crossbar with 10-cycle latency at 1 GHz.
 struct NocRig {
-  NocRig(std::size_t slice_queue, std::uint32_t port_bytes, std::uint32_t slices = 1)
-      : map(slices, 1, "linear"), routes(NocRoutes::crossbar(2, slices)) {
+  NocRig(std::size_t slice_queue, std::uint32_t port_bytes, std::uint32_t slices = 1,
+         std::uint32_t partitions = 1, std::uint32_t far_latency = 0)
+      : map(slices, 1, "linear"), routes(NocRoutes::crossbar(2, slices, partitions)) {
     config.set_latency_cycles(10);
+    config.set_far_partition_latency_cycles(far_latency);
     config.set_port_bytes_per_cycle(port_bytes);
     for (int i = 0; i < 2; ++i) {
       sm_requests.push_back(std::make_unique<Link<MemRequest>>(64, &bell));
@@ -35,10 +38,10 @@ struct NocRig {
                                                            slice_request_ptrs, slice_response_ptrs},
                                        bell);
   }
-  void send(std::uint16_t sm, ReqKind kind, std::uint32_t sectors) {
+  void send(std::uint16_t sm, ReqKind kind, std::uint32_t sectors, std::uint64_t line = 0) {
     sm_requests[sm]->push(
         MemRequest{
-            .line = 0, .sector_mask = sectors, .full_mask = 0, .tag = 0, .sm = sm, .kind = kind},
+            .line = line, .sector_mask = sectors, .full_mask = 0, .tag = 0, .sm = sm, .kind = kind},
         0, 1);
   }
 
@@ -128,6 +131,35 @@ TEST(Interconnect, ResponsesToOneSmSerializeWithoutBlockingOthers) {
   EXPECT_EQ(rig.sm_responses[0]->front_ready_ps(), 13'000u);
   ASSERT_EQ(rig.sm_responses[1]->size(), 1u);
   EXPECT_EQ(rig.sm_responses[1]->front_ready_ps(), 11'000u);
+}
+
+TEST(Interconnect, FarPartitionAddsItsLatencyBothWays) {
+  // SM 0 is near partition 0 (slice 0), SM 1 near partition 1 (slice 1).
+  NocRig rig(4, 1024, 2, 2, 7);
+  EXPECT_FALSE(rig.routes.far(0, 0));
+  EXPECT_TRUE(rig.routes.far(0, 1));
+  EXPECT_TRUE(rig.routes.far(1, 0));
+  rig.send(0, ReqKind::kRead, 1, 0);
+  rig.send(1, ReqKind::kRead, 1, 0);
+  EXPECT_TRUE(rig.noc->tick(1, 1000));
+  ASSERT_EQ(rig.slice_requests[0]->size(), 2u);
+  EXPECT_EQ(rig.slice_requests[0]->pop().sm, 0u);
+  EXPECT_EQ(rig.slice_requests[0]->front_ready_ps(), (1 + 10 + 7) * 1000u);  // far: 10 + 7
+  rig.slice_responses[1]->push(
+      MemResponse{.line = 1, .sector_mask = 1, .tag = 0, .sm = 0, .kind = ReqKind::kRead}, 0, 2000);
+  EXPECT_TRUE(rig.noc->tick(2, 2000));
+  ASSERT_EQ(rig.sm_responses[0]->size(), 1u);
+  EXPECT_EQ(rig.sm_responses[0]->front_ready_ps(), (2 + 10 + 7) * 1000u);
+}
+
+TEST(NocRoutes, PartitionsSplitSlicesAndSmsIntoConsecutiveGroups) {
+  const NocRoutes routes = NocRoutes::crossbar(132, 80, 2);
+  EXPECT_EQ(routes.partition_of_slice(39), 0u);
+  EXPECT_EQ(routes.partition_of_slice(40), 1u);
+  EXPECT_EQ(routes.partition_of_sm(65), 0u);
+  EXPECT_EQ(routes.partition_of_sm(66), 1u);
+  EXPECT_EQ(routes.hops(0, 79), 1u);  // still one crossbar link; far-ness adds latency
+  EXPECT_THROW(NocRoutes::crossbar(1, 80, 2), Error);
 }
 
 }  // namespace

@@ -137,6 +137,38 @@ TEST(TextTrace, ZeroMaskGivesNoAddressesButConsumesTheFields) {
   EXPECT_TRUE(cta.addresses.empty());
 }
 
+TEST(TextTrace, TmaLinesCarryTheirOwnFieldsInModesThreeAndFour) {
+  HeaderFields f;
+  f.tracer = "5";
+  f.binary_version = "90";
+  std::string text =
+      header(f) +
+      one_warp_cta("0,0,0", {"0100 ffffffff 0 UTMALDG.2D 2 R4 R6 0 0x7f0000000400 0 4096 0 3 2 "
+                             "0x7e0000100000 0x7e0000100800 0",
+                             "0110 ffffffff 0 UBLKCP.S.G 2 R4 R6 0 0x7f0000000408 1 0x3 2048 0 4 "
+                             "0x7e0000200000 3 128 -64 0",
+                             "0120 00000001 0 SYNCS.ARRIVE.TRANS64 1 R4 0 0"});
+  auto k = kernel_from_text(text, "tma.traceg");
+  CtaTrace cta = only_cta(*k);
+  ASSERT_EQ(cta.warps[0].insts.size(), 3u);
+  for (const auto& inst : cta.warps[0].insts) EXPECT_EQ(inst.addr_count, 0u);
+}
+
+TEST(TextTrace, BadTmaAddressModeIsNamed) {
+  HeaderFields f;
+  f.tracer = "5";
+  f.binary_version = "90";
+  std::string text = header(f) + one_warp_cta("0,0,0", {"0100 ffffffff 0 UTMALDG.2D 2 R4 R6 0 "
+                                                        "0x7f0000000400 0 4096 0 1 0x10 0"});
+  try {
+    auto k = kernel_from_text(text, "tma.traceg");
+    k->next_cta();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("bad TMA address mode 1 (expected 3 list, 4 base+delta)"));
+  }
+}
+
 TEST(TextTrace, Version5ImmediateAndLineinfo) {
   HeaderFields f;
   f.tracer = "5";
@@ -157,6 +189,17 @@ TEST(TextTrace, Version5ImmediateAndLineinfo) {
   EXPECT_EQ(k->statics()[insts[1].static_index].dst[0].count, 2);
   EXPECT_EQ(insts[1].addr_count, 32u);
   EXPECT_EQ(addresses_of(cta, insts[1])[31], 0x10u + 31 * 8);
+  // The immediate is kept (DEPBAR.LE SB0, N reads its N from it).
+  EXPECT_EQ(iadd.immediate, -8);
+  EXPECT_EQ(k->statics()[insts[1].static_index].immediate, 2139095040);
+  EXPECT_EQ(k->statics()[insts[2].static_index].immediate, -1);  // 2^64 - 1 as a bit pattern
+}
+
+TEST(TextTrace, EarlierVersionsHaveNoImmediate) {
+  std::string text = header() + one_warp_cta("1,0,0", {"0000 ffffffff 0 DEPBAR.LE 0 0"});
+  auto k = kernel_from_text(text, "v4.traceg");
+  CtaTrace cta = only_cta(*k);
+  EXPECT_EQ(k->statics()[cta.warps[0].insts[0].static_index].immediate, 0);
 }
 
 TEST(TextTrace, Version3HasNoIdsAndVersion12Has) {

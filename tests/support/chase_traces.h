@@ -1,0 +1,22 @@
+#pragma once
+// Generated trace texts (tracer version 4) for the memory measurements: dependent
+// load chains of one warp, and many SMs streaming wide loads.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sassim::measure {
+
+// One CTA of one warp running dependent loads R2 <- [R2], one per entry of
+// `addresses`; each entry holds the addresses of the active lanes (lanes 0..n-1).
+std::string chase_trace(const std::string& opcode,
+                        const std::vector<std::vector<std::uint64_t>>& addresses,
+                        int binary_version);
+
+// `ctas` CTAs of `warps` warps; warp w of CTA c issues `loads` independent 16-byte
+// per-thread loads (LDG.E.128, 512 contiguous bytes per warp instruction, eight
+// destination registers in rotation) over its own region from `base`, then exits.
+std::string stream_trace(std::uint32_t ctas, std::uint32_t warps, std::uint32_t loads,
+                         std::uint64_t base, int binary_version, std::uint32_t kernel_id);
+
+}  // namespace sassim::measure
