@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tensor_bench.h"
+#include "tests/support/tensor_measurements.h"
 
 namespace sassim::e2e {
 namespace {
@@ -21,7 +21,7 @@ class TensorPeak : public ::testing::TestWithParam<Peak> {};
 
 TEST_P(TensorPeak, SaturatingTraceReachesTheDatasheetPeakWithinThreePercent) {
   const Peak& p = GetParam();
-  const bench::TensorRun r = bench::saturate(p.preset, p.opcode);
+  const measure::TensorRun r = measure::saturate(p.preset, p.opcode);
   std::printf("%s %s: %.1f TFLOP/s (datasheet %.1f), %.0f cycles, tensor pipe %.1f%% busy\n",
               p.preset.c_str(), p.opcode.c_str(), r.tflops(), p.datasheet_tflops, r.cycles,
               100 * r.utilisation());
@@ -47,8 +47,8 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& param_info) { return param_info.param.name; });
 
 TEST(TensorPeak, LegacyMmaOnHopperIsAboutTwoThirdsOfTheWgmmaPeak) {
-  const double legacy = bench::saturate("h100", "HMMA.16816.F32.BF16").tflops();
-  const double wgmma = bench::saturate_warpgroup("h100", "HGMMA.64x256x16.F32.BF16").tflops();
+  const double legacy = measure::saturate("h100", "HMMA.16816.F32.BF16").tflops();
+  const double wgmma = measure::saturate_warpgroup("h100", "HGMMA.64x256x16.F32.BF16").tflops();
   std::printf("h100 legacy HMMA.16816 BF16: %.1f TFLOP/s = %.1f%% of wgmma %.1f\n", legacy,
               100 * legacy / wgmma, wgmma);
   EXPECT_NEAR(legacy / wgmma, 0.63, 0.05);
@@ -63,7 +63,7 @@ class TensorLatency : public ::testing::TestWithParam<Latency> {};
 
 TEST_P(TensorLatency, DependentMmaChainWithinTenPercentOfMeasurement) {
   const Latency& l = GetParam();
-  const double per_inst = bench::mma_chain_cycles(l.preset, l.opcode);
+  const double per_inst = measure::mma_chain_cycles(l.preset, l.opcode);
   std::printf("%s %s dependent chain: %.2f cycles (measured %.1f)\n", l.preset.c_str(),
               l.opcode.c_str(), per_inst, l.measured);
   EXPECT_NEAR(per_inst, l.measured, 0.1 * l.measured);

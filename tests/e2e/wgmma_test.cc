@@ -11,7 +11,7 @@
 #include "configs/config_loader.h"
 #include "isa/opcode.h"
 #include "sim/exec_timing.h"
-#include "tensor_bench.h"
+#include "tests/support/tensor_measurements.h"
 
 namespace sassim::e2e {
 namespace {
@@ -26,7 +26,8 @@ class WgmmaPeak : public ::testing::TestWithParam<Peak> {};
 
 TEST_P(WgmmaPeak, SaturatingTraceReachesTheDatasheetPeakWithinThreePercent) {
   const Peak& p = GetParam();
-  const bench::TensorRun r = bench::saturate_warpgroup("h100", p.opcode, 64, 2, p.a_in_registers);
+  const measure::TensorRun r =
+      measure::saturate_warpgroup("h100", p.opcode, 64, 2, p.a_in_registers);
   std::printf("h100 %s: %.1f TFLOP/s (datasheet %.1f), %.0f cycles, tensor units %.1f%% busy\n",
               p.opcode.c_str(), r.tflops(), p.datasheet_tflops, r.cycles, 100 * r.utilisation());
   EXPECT_NEAR(r.tflops(), p.datasheet_tflops, 0.03 * p.datasheet_tflops);
@@ -54,7 +55,7 @@ TEST(WgmmaPeak, SparseWithAFromSharedMemoryIsLimitedByTheSharedDataPath) {
   // A (64x32 BF16, half stored: 2 KB) + B (256x32 BF16: 16 KB) per 128-cycle interval
   // exceeds l1.data_bytes_per_cycle = 128: the operations start every 18432 / 128 = 144
   // cycles, 128/144 = 88.9% of the sparse peak.
-  const bench::TensorRun r = bench::saturate_warpgroup("h100", "HGMMA.64x256x32.F32.BF16.SP");
+  const measure::TensorRun r = measure::saturate_warpgroup("h100", "HGMMA.64x256x32.F32.BF16.SP");
   std::printf("h100 sparse BF16 with A from shared memory: %.1f TFLOP/s\n", r.tflops());
   EXPECT_NEAR(r.tflops(), 2 * 989.4 * 128 / 144, 0.03 * 2 * 989.4 * 128 / 144);
 }
@@ -73,7 +74,7 @@ TEST(WgmmaLatency, ChainRunsAtThePresetLatencyForEachN) {
   const unsigned ns[] = {64, 128, 256};
   for (int i = 0; i < 3; ++i) {
     const std::string opcode = "HGMMA.64x" + std::to_string(ns[i]) + "x16.F32.BF16";
-    const double per_iteration = bench::wgmma_chain_cycles("h100", opcode);
+    const double per_iteration = measure::wgmma_chain_cycles("h100", opcode);
     std::printf("h100 %s; WARPGROUP.DEPBAR chain: %.2f cycles (preset %u, published ~%.0f)\n",
                 opcode.c_str(), per_iteration, preset_latency(ns[i]), published[i]);
     EXPECT_DOUBLE_EQ(per_iteration, preset_latency(ns[i])) << opcode;

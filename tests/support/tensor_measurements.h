@@ -1,11 +1,12 @@
 #pragma once
-// Tensor-core measurements on synthetic traces, shared by the tensor tests and the
-// validation report: saturating runs of independent matrix instructions on every SM
-// (throughput) and dependent chains on one warp or warpgroup (latency).
+// Tensor-core figures measured by running generated traces through the whole
+// simulator: saturating runs of independent matrix instructions on every SM
+// (throughput) and dependent chains on one warp or warpgroup (latency). What the
+// end-to-end tensor tests check and tests/validation/validate_tensor reports.
 #include <cstdint>
 #include <string>
 
-namespace sassim::bench {
+namespace sassim::measure {
 
 struct TensorRun {
   double cycles = 0, tensor_flops = 0, tensor_busy = 0;
@@ -39,4 +40,4 @@ double mma_chain_cycles(const std::string& preset, const std::string& opcode);
 // warpgroup: the latency a microbenchmark measures.
 double wgmma_chain_cycles(const std::string& preset, const std::string& opcode);
 
-}  // namespace sassim::bench
+}  // namespace sassim::measure

@@ -1,4 +1,4 @@
-#include "tensor_bench.h"
+#include "tests/support/tensor_measurements.h"
 
 #include <memory>
 #include <utility>
@@ -10,7 +10,7 @@
 #include "sim/gpu.h"
 #include "traces/text_trace.h"
 
-namespace sassim::bench {
+namespace sassim::measure {
 namespace {
 
 // 96 registers for warp-level mma; 168 for wgmma (the N=256 accumulator is R24..R151).
@@ -128,4 +128,4 @@ double wgmma_chain_cycles(const std::string& preset, const std::string& opcode) 
   return (cycles(48) - cycles(16)) / 32.0;
 }
 
-}  // namespace sassim::bench
+}  // namespace sassim::measure
