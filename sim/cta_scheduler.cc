@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "isa/error.h"
+#include "sim/control_bits.h"
 
 namespace sassim::sim {
 
@@ -48,6 +49,7 @@ void CtaScheduler::remove_kernel(const KernelContext& context) {
 
 void CtaScheduler::read_next(Running& k) {
   k.next = k.trace->next_cta();
+  if (k.context->control != nullptr) k.context->control->extend(*k.trace);
   if (k.next && k.next->warps.size() > k.context->cta.warps) {
     const traces::KernelInfo& info = *k.context->info;
     throw Error(fmt::format("{}: CTA ({},{},{}) has {} warps, more than the {} of its block size",

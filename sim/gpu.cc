@@ -8,6 +8,7 @@
 #include "configs/derived.h"
 #include "isa/arch.h"
 #include "isa/error.h"
+#include "sim/control_bits.h"
 #include "sim/launch_graph.h"
 
 namespace sassim::sim {
@@ -101,6 +102,7 @@ struct Gpu::Launch {
   traces::KernelTrace* trace = nullptr;
   std::size_t order = 0;  // position in launch order (and vertex of the launch graph)
   std::unique_ptr<ExecTiming> timing;
+  std::unique_ptr<ControlBitsTable> control;  // control-bit mode, else null
   KernelContext context;
   KernelContext::Progress progress;
   StatsSnapshot before;
@@ -123,6 +125,8 @@ std::unique_ptr<Gpu::Launch> Gpu::prepare(traces::KernelTrace& kernel, std::size
   context.shared_window_size = kSharedWindowBytes;
   context.local_window_size = kLocalWindowBytes;
   context.progress = &launch->progress;
+  launch->control = make_control_bits(listings_, info);
+  context.control = launch->control.get();
   check_fits(info, context.cta, config_);
   return launch;
 }

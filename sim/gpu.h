@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
@@ -16,6 +17,7 @@
 #include "sim/kernel_result.h"
 #include "sim/sm.h"
 #include "traces/kernel_trace.h"
+#include "traces/sass/listing.h"
 
 namespace sassim::sim {
 
@@ -37,6 +39,11 @@ class Gpu {
   // Runs one kernel alone (after whatever ran before).
   KernelResult run_kernel(traces::KernelTrace& kernel);
   void memcpy_to_device(std::uint64_t address, std::uint64_t bytes);
+  // Control-bit mode: kernels launched from now on whose name is a function of one of
+  // these listings issue by its control bits (sim/control_bits.h).
+  void set_sass_listings(std::vector<traces::sass::Listing> listings) {
+    listings_ = std::move(listings);
+  }
 
   StatsSnapshot snapshot() const;
   std::uint64_t core_cycle() const { return engine_.cycle(ClockDomain::kCore); }
@@ -62,6 +69,7 @@ class Gpu {
   std::vector<ClockedUnit*> memory_units_;
   ProgressCallback progress_;
   std::uint64_t kernels_done_ = 0;
+  std::vector<traces::sass::Listing> listings_;
 };
 
 }  // namespace sassim::sim

@@ -7,6 +7,8 @@
 
 namespace sassim::sim {
 
+class ControlBitsTable;
+
 // Resources one CTA holds on an SM while resident.
 struct CtaResources {
   std::uint32_t threads = 0;
@@ -30,6 +32,8 @@ struct KernelContext {
   std::uint64_t shared_window_size = 0;
   std::uint64_t local_window_size = 0;
   Progress* progress = nullptr;  // owned by whoever launched the kernel; may be null
+  // Control-bit mode (`sassim run --sass`): the kernel's listing; null otherwise.
+  ControlBitsTable* control = nullptr;
 };
 
 // Told when an SM frees the resources of a CTA.

@@ -8,6 +8,7 @@
 #include "isa/error.h"
 #include "isa/flops.h"
 #include "sim/async_groups.h"
+#include "sim/control_bits.h"
 #include "sim/sm_internal.h"
 
 namespace sassim::sim {
@@ -123,6 +124,12 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
   }
   const isa::WarpInst& wi = (*w.insts)[w.next];
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
+  if (const ControlBitsTable* control = kernel_of(w).control) {
+    const ControlReady r = control_ready(w.scoreboards, (*control)[wi.static_index], earliest);
+    w.ready_cycle = r.cycle;
+    w.control_wait = r.state;
+    return;
+  }
   if (si.op.matrix.warpgroup) {
     w.ready_cycle = warpgroup_mma_ready(w, si, earliest);
     return;
@@ -154,6 +161,7 @@ bool Sm::issue(SubCore& sub, std::uint64_t cycle, Picos now) {
     if (can_issue(sub.slots[i], sub, cycle)) ready |= std::uint64_t{1} << i;
   }
   if (ready == 0) return false;
+  if (sub.yield_cycle == cycle && (ready & ~sub.yield_mask) != 0) ready &= ~sub.yield_mask;
   unsigned local = sub.policy->pick(ready, sub.ages);
   sub.policy->issued(local);
   ++counters_.issue_cycles;
@@ -187,7 +195,8 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   ++w.next;
   if (observer_ != nullptr) observer_->issued(id_, slot, cycle, si);
 
-  if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0) {
+  const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
+  if (memory) {
     issue_memory(slot, si, wi, timing.latency(si.op), now);
   } else if (wgmma) {
     issue_warpgroup_mma(slot, si, cycle, now);
@@ -200,6 +209,19 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     }
   }
 
+  std::uint64_t next_issue = cycle + 1;
+  const ControlBitsTable* control = kernel_of(w).control;
+  if (control != nullptr) {
+    const ControlEntry& e = (*control)[wi.static_index];
+    next_issue = control_issue(
+        w.scoreboards, e,
+        {cycle, timing.latency(si.op), memory ? timing.latency(si.op) : 1, memory,
+         si.op.space == isa::MemSpace::kShared, si.op.mem == isa::MemKind::kAsyncCopy});
+    if (e.yield) {
+      sub.yield_mask = std::uint64_t{1} << (slot / sub_cores_.size());
+      sub.yield_cycle = cycle + 1;
+    }
+  }
   const bool active = wi.active_mask != 0;
   if (active && si.op.control == isa::ControlKind::kBarrierSync) {
     w.min_issue_cycle = cycle + 1;
@@ -217,7 +239,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     return;
   }
   if (timing.commits_async_group(si.op)) commit_async_group(w);
-  if (timing.waits_for_async_copies(si.op) &&
+  if (control == nullptr && timing.waits_for_async_copies(si.op) &&
       !async_groups_within(w, depbar_allowed_groups(si.immediate))) {
     w.async_wait_groups = depbar_allowed_groups(si.immediate);
     w.state = WarpState::kWaitMemory;
@@ -225,7 +247,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     w.min_issue_cycle = cycle + 1;
     return;
   }
-  advance(slot, cycle + 1);
+  advance(slot, next_issue);
 }
 
 void Sm::arrive_at_barrier(unsigned slot, std::uint64_t cycle) {

@@ -27,6 +27,7 @@ struct Sm::PendingAccess {
   bool async = false;
   std::uint64_t async_group = 0;  // async copies: the warp's group it belongs to
   std::uint8_t num_dst = 0;
+  std::uint8_t write_sb = kNoScoreboard;  // control-bit mode: released on completion
   std::array<isa::RegRange, isa::kMaxDstRanges> dst{};
 };
 
@@ -35,6 +36,10 @@ struct Sm::SubCore {
   std::vector<unsigned> slots;      // warp slots served by this sub-core, by local index
   std::vector<std::uint64_t> ages;  // launch order of the warp in each local slot
   std::array<std::uint64_t, isa::kNumUnitClasses> unit_free{};  // next cycle each pipe accepts
+  // Control-bit mode: a warp whose instruction had the yield bit (bit of its local
+  // slot) gives way to any other ready warp in cycle yield_cycle.
+  std::uint64_t yield_mask = 0;
+  std::uint64_t yield_cycle = kNeverCycle;
 };
 
 }  // namespace sassim::sim

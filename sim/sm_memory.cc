@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/async_groups.h"
+#include "sim/control_bits.h"
 #include "sim/sm.h"
 #include "sim/sm_internal.h"
 
@@ -40,6 +41,8 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   const bool returns_data = si.op.mem == isa::MemKind::kLoad || si.op.mem == isa::MemKind::kAtomic;
   p.num_dst = returns_data ? si.num_dst : 0;
   p.dst = si.dst;
+  const ControlBitsTable* control = kernel_of(w).control;
+  p.write_sb = control != nullptr ? (*control)[wi.static_index].write_sb : kNoScoreboard;
   for (std::uint8_t d = 0; d < p.num_dst; ++d) {
     for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
       w.reg_ready[p.dst[d].first + k] = kNeverCycle;
@@ -90,6 +93,7 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
       --w.outstanding_async;
       finish_async_copy(w, p.async_group);
     }
+    if (kernel_of(w).control != nullptr) control_complete(w.scoreboards, p.write_sb, p.async);
     free_tokens_.push_back(*token);
     const unsigned slot = p.slot;
     switch (w.state) {

@@ -26,6 +26,7 @@ WarpCycleState Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cyc
     case WarpState::kRunning:
       break;
   }
+  if (w.ready_cycle > cycle && kernel_of(w).control != nullptr) return w.control_wait;
   const isa::WarpInst& wi = (*w.insts)[w.next];
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
   if (w.ready_cycle == kNeverCycle) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "isa/instruction.h"
+#include "sim/warp_scoreboards.h"
 #include "sim/warp_state.h"
 
 namespace sassim::sim {
@@ -46,6 +47,9 @@ struct Warp {
   // Cycle accounting: the state held since `state_since` (not yet counted).
   WarpCycleState cycle_state = WarpCycleState::kWait;
   std::uint64_t state_since = 0;
+  // Control-bit mode: the dependency scoreboards, and the state while not ready.
+  WarpScoreboards scoreboards;
+  WarpCycleState control_wait = WarpCycleState::kWait;
 
   bool has_next() const { return insts != nullptr && next < insts->size(); }
 };

@@ -23,6 +23,9 @@ class AccelsimKernelTrace final : public KernelTrace {
   const KernelInfo& info() const override { return header_.info; }
   const StaticInstTable& statics() const override { return statics_; }
   std::optional<CtaTrace> next_cta() override;
+  std::uint64_t static_line(std::uint32_t static_index) const override {
+    return decoded_at_line_[static_index];
+  }
 
   // The opcode text ("LDG.E.128.SYS") of a static instruction.
   const std::string& opcode_text(std::uint32_t static_index) const {

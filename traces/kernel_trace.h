@@ -91,6 +91,8 @@ class KernelTrace {
   // The next CTA in trace order, or nullopt when all were read. Throws sassim::Error
   // (naming the file and line) on malformed input.
   virtual std::optional<CtaTrace> next_cta() = 0;
+  // Line of the trace where the static instruction was first decoded (0 if unknown).
+  virtual std::uint64_t static_line(std::uint32_t /*static_index*/) const { return 0; }
 };
 
 struct MemcpyHtoD {

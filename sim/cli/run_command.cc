@@ -1,9 +1,11 @@
-// `sassim run TRACE [--config PRESET|FILE] [--set PATH=VALUE]... [--out FILE.h5]`
+// `sassim run TRACE [--config PRESET|FILE] [--set PATH=VALUE]... [--sass LISTING]...
+// [--out FILE.h5]`
 #include <sys/resource.h>
 
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -18,6 +20,7 @@
 #include "sim/hdf5_writer.h"
 #include "sim/report.h"
 #include "traces/accelsim_reader.h"
+#include "traces/sass/listing.h"
 
 namespace sassim::cli {
 namespace {
@@ -26,12 +29,19 @@ struct RunOptions {
   std::string trace;
   std::string config;
   std::vector<std::string> overrides;
+  std::vector<std::string> listings;
   std::string out;
   bool quiet = false;
 };
 
 void run(const RunOptions& options) {
   const std::string trace = options.trace.empty() ? default_trace().string() : options.trace;
+  std::vector<traces::sass::Listing> listings;
+  for (const std::string& file : options.listings) {
+    listings.push_back(traces::sass::read_listing(file));
+    fmt::print("listing {}: control bits for {} function(s)\n", file,
+               listings.back().functions.size());
+  }
   auto workload = traces::open_accelsim_workload(trace);
   std::string config_name = options.config;
   if (config_name.empty()) {
@@ -47,6 +57,7 @@ void run(const RunOptions& options) {
   std::fflush(stdout);
 
   sim::Gpu gpu(gpu_config);
+  gpu.set_sass_listings(std::move(listings));
   std::vector<sim::KernelResult> results;
   {
     Progress progress(!options.quiet);
@@ -77,6 +88,11 @@ void add_run_command(CLI::App& app) {
                   "file; default: the preset matching the trace's binary version");
   cmd->add_option("-s,--set", options->overrides, "override a config field: PATH=VALUE")
       ->type_name("PATH=VALUE");
+  cmd->add_option("--sass", options->listings,
+                  "SASS listing (nvdisasm -c -hex or cuobjdump -sass); kernels named like one "
+                  "of its functions issue by its control bits (repeatable)")
+      ->type_name("LISTING")
+      ->allow_extra_args(false);
   cmd->add_option("-o,--out", options->out, "write results to this HDF5 file");
   cmd->add_flag("-q,--quiet", options->quiet, "no progress display");
   cmd->callback([options] { run(*options); });

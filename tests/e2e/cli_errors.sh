@@ -18,6 +18,12 @@ expect 1 "nosuchpreset" -- "$sassim" config show nosuchpreset
 expect 1 "unitz" -- "$sassim" config show v100 --set sm.unitz.fp32.latency_cycles=3
 expect 1 "latency_cycles" -- "$sassim" config show v100 --set sm.units.fp32.latency_cycles=0
 expect 0 "latency_cycles: 9" -- "$sassim" config show v100 --set sm.units.fp32.latency_cycles=9
+# --sass: control bits from a SASS listing (a one-warp vectoradd trace of sm_80).
+sass="$root/kernels/sass"
+expect 1 "no/such.sass: cannot read the SASS listing" -- "$sassim" run -q --sass "$root/no/such.sass" "$data/vectoradd_sm80"
+expect 1 "bad_label.sass:3: label '.L_x_9' is not defined" -- "$sassim" run -q --sass "$data/bad_label.sass" "$data/vectoradd_sm80"
+expect 1 "kernel-1.traceg:21: MOV at PC 0x0000 .*sm_90/vectoradd.sass:13 has LDC" -- "$sassim" run -q --sass "$sass/sm_90/vectoradd.sass" "$data/vectoradd_sm80"
+expect 0 "control bits for 1 function" -- "$sassim" run -q --sass "$sass/sm_80/vectoradd.sass" "$data/vectoradd_sm80"
 expect 0 "Usage" -- "$sassim" --help
 expect 0 "Usage" -- "$sassim" run --help
 expect 0 "Usage" -- "$sassim" config show --help

@@ -169,6 +169,11 @@ TEST(SassListing, CuobjdumpLayout) {
   EXPECT_EQ(target.target_pc, 0x10U);
 }
 
+TEST(SassListingErrors, NoFunction) {
+  EXPECT_THAT(error_of("// nothing here\n"),
+              HasSubstr("t.sass: no function found; expected a SASS listing with a function"));
+}
+
 TEST(SassListing, UnreadableFile) {
   EXPECT_THROW(read_listing("/nonexistent/x.sass"), Error);
   try {

@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "isa/error.h"
 #include "traces/sass/operand.h"
 #include "traces/tokens.h"
 #include "traces/trace_error.h"
@@ -90,6 +91,12 @@ class Parser {
       }
     }
     finish_function();
+    if (listing_.functions.empty()) {
+      throw Error(
+          fmt::format("{}: no function found; expected a SASS listing with a function "
+                      "('name:' after '.global name', or 'Function : name')",
+                      listing_.origin));
+    }
     return std::move(listing_);
   }
 

@@ -42,6 +42,9 @@ const Function* Listing::find(std::string_view name) const {
 
 Listing read_listing(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
+  if (std::filesystem::is_directory(path)) {
+    throw Error(fmt::format("{}: a directory; expected a SASS listing file", path.string()));
+  }
   if (!in) {
     throw Error(
         fmt::format("{}: cannot read the SASS listing: {}", path.string(), std::strerror(errno)));
