@@ -24,6 +24,15 @@ expect 1 "no/such.sass: cannot read the SASS listing" -- "$sassim" run -q --sass
 expect 1 "bad_label.sass:3: label '.L_x_9' is not defined" -- "$sassim" run -q --sass "$data/bad_label.sass" "$data/vectoradd_sm80"
 expect 1 "kernel-1.traceg:21: MOV at PC 0x0000 .*sm_90/vectoradd.sass:13 has LDC" -- "$sassim" run -q --sass "$sass/sm_90/vectoradd.sass" "$data/vectoradd_sm80"
 expect 0 "control bits for 1 function" -- "$sassim" run -q --sass "$sass/sm_80/vectoradd.sass" "$data/vectoradd_sm80"
+# Captured traces replay by their listing's control bits (LDGSTS, LDGDEPBAR, DEPBAR.LE in hgemm_mma).
+cap="$(mktemp -d)"
+for k in "vectoradd 4096" "hgemm_mma 128 128 64"; do
+  name="${k%% *}"
+  # shellcheck disable=SC2086
+  expect 0 "captured $name" -- "$sassim" capture $k -o "$cap/$name"
+  expect 0 "total \(1 kernels\)" -- "$sassim" run -q --config a100 --sass "$sass/sm_80/$name.sass" "$cap/$name"
+done
+rm -rf "$cap"
 expect 0 "Usage" -- "$sassim" --help
 expect 0 "Usage" -- "$sassim" run --help
 expect 0 "Usage" -- "$sassim" config show --help
