@@ -18,7 +18,8 @@ unsigned count(std::uint32_t mask) {
 }  // namespace
 
 L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t data_cache_bytes,
-               Clock clock, Link<MemRequest>& to_noc, Link<MemResponse>& from_noc, Doorbell& inbox)
+               const config::TmaConfig& tma, Clock clock, Link<MemRequest>& to_noc,
+               Link<MemResponse>& from_noc, Doorbell& inbox)
     : name_(fmt::format("gpu.sm[{}].l1", sm)),
       sm_(static_cast<std::uint16_t>(sm)),
       clock_(clock),
@@ -37,7 +38,9 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       lsu_(config.lsu_queue_entries()),
       to_noc_(to_noc),
       from_noc_(from_noc),
-      inbox_(inbox) {}
+      inbox_(inbox),
+      tma_(static_cast<std::uint16_t>(sm), tma, config.line_bytes(), config.sector_bytes(), clock,
+           tma_port_) {}
 
 // ---- SmMemoryPort ----------------------------------------------------------------
 
@@ -105,7 +108,35 @@ Picos L1Unit::next_completion_ps() const {
 }
 
 bool L1Unit::busy() const {
-  return outstanding_ > 0 || !from_noc_.empty() || mshrs_.in_use() > 0;
+  return outstanding_ > 0 || !from_noc_.empty() || mshrs_.in_use() > 0 || tma_.busy();
+}
+
+// ---- TMA -------------------------------------------------------------------------
+
+bool L1Unit::submit_tma(const TmaCopy& copy, Picos now) {
+  ++outstanding_;
+  tma_.submit(copy, now);
+  // The unit has ticked at this edge already: the engine runs from the next one on.
+  next_ps_ = std::min(next_ps_, std::max(tma_.next_event_ps(), now + 1));
+  return true;
+}
+
+bool L1Unit::TmaPort::send(const MemRequest& request, Picos now) {
+  if (l1_.to_noc_.full()) return false;
+  l1_.to_noc_.push(request, now, now + l1_.clock_.period_ps);
+  return true;
+}
+
+std::uint64_t L1Unit::TmaPort::write_shared(std::uint32_t bytes, Picos now) {
+  return l1_.read_tensor_operands(bytes, now);  // the same data-path credit
+}
+
+std::uint64_t L1Unit::TmaPort::read_shared(std::uint32_t bytes, Picos now) {
+  return l1_.read_tensor_operands(bytes, now);
+}
+
+void L1Unit::TmaPort::complete(std::uint32_t token, Picos done_ps) {
+  l1_.completions_.push(Completion{done_ps, l1_.next_seq_++, token});
 }
 
 std::uint64_t L1Unit::read_tensor_operands(std::uint32_t bytes, Picos now) {
@@ -128,11 +159,16 @@ bool L1Unit::tick(std::uint64_t cycle, Picos now) {
       break;
     }
     const MemResponse response = from_noc_.pop();
+    progress = true;
+    if ((response.tag & kTmaTagBit) != 0) {
+      tma_.take_response(response, now);  // charges the data path itself
+      continue;
+    }
     const std::uint64_t extra = data_path_.consume(
         static_cast<std::int64_t>(count(response.sector_mask) * geometry_.sector_bytes));
     take_response(response, now + cycles(fill_latency_cycles_ + extra));
-    progress = true;
   }
+  if (tma_.tick(now)) progress = true;
 
   lsu_block_ = Block::kNone;
   std::uint32_t lookups = tag_lookups_per_cycle_;
@@ -189,7 +225,8 @@ Picos L1Unit::compute_next(Picos now) const {
     }
     next = std::min(next, ready);
   }
-  return next;
+  const Picos tma = tma_.next_event_ps();
+  return tma == kNever ? next : std::min(next, std::max(tma, retry));
 }
 
 // ---- the head of the LSU queue -----------------------------------------------------

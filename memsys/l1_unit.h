@@ -34,6 +34,8 @@
 //   sectors are invalidated); complete when every response is back.
 // - The data path moves data_bytes_per_cycle (a byte credit shared by hits, fills,
 //   shared passes and async-copy writes); a response waits while it has no credit.
+// - TMA / bulk copies (submit_tma) go to the unit's TmaEngine (memsys/tma_engine.h),
+//   which shares the interconnect port and the data path; its responses bypass the L1.
 // Completed tokens pop in completion-time order, ties in submission order.
 #include <cstdint>
 #include <functional>
@@ -52,6 +54,7 @@
 #include "memsys/sector_cache.h"
 #include "memsys/sm_memory_port.h"
 #include "memsys/timed_queue.h"
+#include "memsys/tma_engine.h"
 #include "memsys/unit.h"
 
 namespace sassim::memsys {
@@ -60,7 +63,11 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
  public:
   // data_cache_bytes: config::l1_data_bytes (the unified array less the carve-out).
   L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t data_cache_bytes,
-         Clock clock, Link<MemRequest>& to_noc, Link<MemResponse>& from_noc, Doorbell& inbox);
+         const config::TmaConfig& tma, Clock clock, Link<MemRequest>& to_noc,
+         Link<MemResponse>& from_noc, Doorbell& inbox);
+
+  bool submit_tma(const TmaCopy& copy, Picos now) override;
+  const TmaEngine& tma() const { return tma_; }
 
   // SmMemoryPort
   bool can_accept(Picos now) const override;
@@ -136,6 +143,19 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   Picos compute_next(Picos now) const;
   Picos cycles(std::uint64_t n) const { return n * clock_.period_ps; }
 
+  // The TMA engine's view of this unit: the interconnect port and the data path.
+  class TmaPort final : public TmaNeighbours {
+   public:
+    explicit TmaPort(L1Unit& l1) : l1_(l1) {}
+    bool send(const MemRequest& request, Picos now) override;
+    std::uint64_t write_shared(std::uint32_t bytes, Picos now) override;
+    std::uint64_t read_shared(std::uint32_t bytes, Picos now) override;
+    void complete(std::uint32_t token, Picos done_ps) override;
+
+   private:
+    L1Unit& l1_;
+  };
+
   std::string name_;
   std::uint16_t sm_;
   Clock clock_;
@@ -158,6 +178,8 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   Link<MemRequest>& to_noc_;
   Link<MemResponse>& from_noc_;
   Doorbell& inbox_;
+  TmaPort tma_port_{*this};
+  TmaEngine tma_;
 
   Picos now_ps_ = 0;  // edge of the last tick
   Picos next_ps_ = kNever;

@@ -118,8 +118,8 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
       noc_bell);
   for (std::uint32_t i = 0; i < sms; ++i) {
     l1s_.push_back(std::make_unique<L1Unit>(i, config_.l1(), config::l1_data_bytes(config_),
-                                            clocks.core, sm_requests_[i], sm_responses_[i],
-                                            *l1_bells[i]));
+                                            config_.tma(), clocks.core, sm_requests_[i],
+                                            sm_responses_[i], *l1_bells[i]));
   }
 }
 

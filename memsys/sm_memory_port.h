@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "isa/opcode.h"
 #include "memsys/unit.h"
@@ -18,6 +19,19 @@ struct WarpMemAccess {
   std::uint8_t bytes_per_thread = 4;
   std::uint32_t active_mask = 0;
   std::span<const std::uint64_t> addresses;  // one per active thread, lane order
+};
+
+enum class TmaKind : std::uint8_t { kLoad, kStore, kPrefetch };
+
+// One TMA / bulk copy (memsys/tma_engine.h). Transfers: contiguous runs of `bytes /
+// transfers.size()` bytes starting at each listed global address (a bulk copy has one; a tensor
+// tile one per row or box as the trace lists them). bytes = 0 moves nothing and completes after
+// setup.
+struct TmaCopy {
+  std::uint32_t token = 0;  // the caller's; handed back by complete()
+  TmaKind kind = TmaKind::kLoad;
+  std::uint32_t bytes = 0;
+  std::vector<std::uint64_t> transfers;
 };
 
 class SmMemoryPort {
@@ -44,6 +58,14 @@ class SmMemoryPort {
     (void)bytes;
     (void)now;
     return 0;
+  }
+  // A TMA / bulk copy for the SM's TMA engine; its token pops from pop_completed()
+  // when the engine completes it. Not limited by can_accept(). Returns false where
+  // the port has no TMA engine.
+  virtual bool submit_tma(const TmaCopy& copy, Picos now) {
+    (void)copy;
+    (void)now;
+    return false;
   }
 };
 

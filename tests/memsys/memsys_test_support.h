@@ -6,6 +6,8 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,7 @@ struct ScriptedAccess {
   Picos at_ps = 0;
   WarpMemAccess access;
   std::vector<std::uint64_t> addresses;
+  std::optional<TmaCopy> tma;  // a TMA / bulk copy instead of a warp access
 };
 
 // A core-clock unit standing in for an SM: submits its script in order (each at the
@@ -74,6 +77,13 @@ class MockSm final : public ClockedUnit {
     s.access.bytes_per_thread = bytes_per_thread;
     const std::size_t n = s.addresses.size();
     s.access.active_mask = n >= 32 ? 0xffffffffu : (1u << n) - 1;
+    ++expected_;
+  }
+  void tma(Picos at_ps, TmaCopy copy) {
+    ScriptedAccess& s = script_.emplace_back();
+    s.at_ps = at_ps;
+    s.access.token = copy.token;
+    s.tma = std::move(copy);
     ++expected_;
   }
   void load(Picos at_ps, std::uint32_t token, std::vector<std::uint64_t> addresses,
@@ -99,7 +109,11 @@ class MockSm final : public ClockedUnit {
     while (next_ < script_.size() && script_[next_].at_ps <= now && port_.can_accept(now)) {
       ScriptedAccess& s = script_[next_++];
       s.access.addresses = s.addresses;
-      port_.submit(s.access, now);
+      if (s.tma) {
+        if (!port_.submit_tma(*s.tma, now)) throw std::logic_error("the port has no TMA engine");
+      } else {
+        port_.submit(s.access, now);
+      }
       submitted_[s.access.token] = now;
       progress = true;
     }

@@ -1,0 +1,134 @@
+#include "memsys/tma_engine.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace sassim::memsys {
+
+TmaEngine::TmaEngine(std::uint16_t sm, const config::TmaConfig& config, std::uint32_t line_bytes,
+                     std::uint32_t sector_bytes, Clock clock, TmaNeighbours& neighbours)
+    : sm_(sm),
+      clock_(clock),
+      setup_cycles_(config.setup_latency_cycles()),
+      line_bytes_(line_bytes),
+      sector_bytes_(sector_bytes),
+      issue_(config.bytes_per_cycle()),
+      neighbours_(neighbours) {}
+
+std::uint32_t TmaEngine::acquire_slot() {
+  if (free_.empty()) {
+    copies_.emplace_back();
+    return static_cast<std::uint32_t>(copies_.size() - 1);
+  }
+  const std::uint32_t slot = free_.back();
+  free_.pop_back();
+  return slot;
+}
+
+void TmaEngine::submit(const TmaCopy& copy, Picos now) {
+  const std::uint32_t slot = acquire_slot();
+  Copy& c = copies_[slot];
+  c.token = copy.token;
+  c.kind = copy.kind;
+  c.start_ps = now + clock_.edge(setup_cycles_);
+  c.sectors.clear();
+  c.next = 0;
+  c.pending = 0;
+  c.done_ps = 0;
+  if (copy.bytes > 0 && !copy.transfers.empty()) {
+    const std::uint64_t n = copy.transfers.size();
+    const std::uint64_t each = copy.bytes / n;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      // The last transfer takes what the even split leaves.
+      const std::uint64_t len = i + 1 == n ? copy.bytes - each * (n - 1) : each;
+      if (len == 0) continue;
+      const std::uint64_t first = copy.transfers[i] / sector_bytes_;
+      const std::uint64_t last = (copy.transfers[i] + len - 1) / sector_bytes_;
+      for (std::uint64_t s = first; s <= last; ++s) {
+        if (c.sectors.empty() || c.sectors.back() != s) c.sectors.push_back(s);
+      }
+    }
+  }
+  ++stats_.copies;
+  ++in_flight_;
+  queue_.push_back(slot);
+}
+
+void TmaEngine::finish(std::uint32_t slot, Picos done_ps) {
+  neighbours_.complete(copies_[slot].token, done_ps);
+  --in_flight_;
+}
+
+bool TmaEngine::tick(Picos now) {
+  blocked_ = false;
+  last_tick_ps_ = now;
+  bool progress = false;
+  issue_.refill(now / clock_.period_ps);
+  while (!queue_.empty()) {
+    const std::uint32_t slot = queue_.front();
+    Copy& c = copies_[slot];
+    if (c.start_ps > now) break;
+    if (c.next == c.sectors.size()) {  // an empty copy
+      queue_.pop_front();
+      finish(slot, now);
+      free_.push_back(slot);
+      progress = true;
+      continue;
+    }
+    if (!issue_.available()) break;
+    const std::uint64_t sector = c.sectors[c.next];
+    const std::uint64_t byte = sector * sector_bytes_;
+    MemRequest request;
+    request.line = byte / line_bytes_;
+    request.sector_mask = 1u << ((byte % line_bytes_) / sector_bytes_);
+    request.tag = kTmaTagBit | slot;
+    request.sm = sm_;
+    request.kind = c.kind == TmaKind::kStore ? ReqKind::kWrite : ReqKind::kRead;
+    if (request.kind == ReqKind::kWrite) request.full_mask = request.sector_mask;
+    if (!neighbours_.send(request, now)) {
+      blocked_ = true;
+      break;
+    }
+    progress = true;
+    issue_.consume(sector_bytes_);
+    ++c.next;
+    if (c.kind == TmaKind::kStore) {
+      ++stats_.write_sectors;
+      const std::uint64_t extra = neighbours_.read_shared(sector_bytes_, now);
+      c.done_ps = std::max(c.done_ps, now + clock_.edge(extra));
+    } else {
+      ++stats_.read_sectors;
+      ++c.pending;
+    }
+    if (c.next < c.sectors.size()) continue;
+    queue_.pop_front();
+    if (c.kind == TmaKind::kLoad) continue;  // completes when its data is written
+    finish(slot, std::max(c.done_ps, now));
+    if (c.pending == 0) free_.push_back(slot);
+  }
+  return progress;
+}
+
+void TmaEngine::take_response(const MemResponse& response, Picos now) {
+  const std::uint32_t slot = response.tag & ~kTmaTagBit;
+  Copy& c = copies_[slot];
+  const auto sectors = static_cast<std::uint32_t>(std::popcount(response.sector_mask));
+  c.pending -= sectors;
+  if (c.kind == TmaKind::kLoad) {
+    const std::uint64_t extra = neighbours_.write_shared(sectors * sector_bytes_, now);
+    c.done_ps = std::max(c.done_ps, now + clock_.edge(extra));
+  }
+  if (c.pending > 0 || c.next < c.sectors.size()) return;
+  if (c.kind == TmaKind::kLoad) finish(slot, c.done_ps);
+  free_.push_back(slot);
+}
+
+Picos TmaEngine::next_event_ps() const {
+  if (queue_.empty()) return kNever;
+  const Copy& c = copies_[queue_.front()];
+  Picos t = std::max(c.start_ps, clock_.edge(issue_.next_available()));
+  if (blocked_) t = std::max(t, last_tick_ps_ + clock_.period_ps);
+  return t;
+}
+
+}  // namespace sassim::memsys
