@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <string_view>
 #include <vector>
 
 #include "isa/matrix.h"
@@ -24,6 +26,32 @@ std::vector<OpcodeRow> rows_of(Arch arch) {
   std::sort(rows.begin(), rows.end(),
             [](const OpcodeRow& a, const OpcodeRow& b) { return a.name < b.name; });
   return rows;
+}
+
+// BAR's numeric modifiers: the first is the barrier id (0-15), the second the thread
+// count (a multiple of 32, at most 1024). Decimal or 0x hexadecimal. False when one
+// is out of range or there are more than two.
+bool barrier_operands(const OpcodeText& text, DecodedOpcode& op) {
+  unsigned numbers = 0;
+  for (std::string_view m : text) {
+    if (m.empty() || m.front() < '0' || m.front() > '9') continue;
+    const bool hex = m.size() > 2 && m[0] == '0' && (m[1] == 'x' || m[1] == 'X');
+    if (hex) m.remove_prefix(2);
+    unsigned value = 0;
+    const auto [end, ec] = std::from_chars(m.data(), m.data() + m.size(), value, hex ? 16 : 10);
+    if (ec != std::errc{} || end != m.data() + m.size()) return false;
+    if (numbers == 0) {
+      if (value > 15) return false;
+      op.barrier_id = static_cast<std::uint8_t>(value);
+    } else if (numbers == 1) {
+      if (value == 0 || value % 32 != 0 || value > 1024) return false;
+      op.barrier_threads = static_cast<std::uint16_t>(value);
+    } else {
+      return false;
+    }
+    ++numbers;
+  }
+  return true;
 }
 
 }  // namespace
@@ -126,6 +154,7 @@ std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_mo
   if (row->name == "BAR" && text->has("ARV")) op.control = ControlKind::kBarrierArrive;
   // WARPGROUP.DEPBAR waits for wgmma groups; WARPGROUP.ARRIVE only orders register use.
   if (row->name == "WARPGROUP" && text->has("DEPBAR")) op.control = ControlKind::kWarpgroupWait;
+  if (row->name == "BAR" && !barrier_operands(*text, op)) return std::nullopt;
   op.access_bytes = row->space == MemSpace::kNone ? 0 : memory_access_bytes(*text);
   op.dst_regs = destination_registers(row->dst, *text, op.access_bytes);
   const FlopInfo flops = flops_of(*text);

@@ -94,6 +94,10 @@ struct DecodedOpcode {
   std::uint8_t flop_kind = 0;     // isa::FlopKind (isa/flops.h) of its floating-point work
   std::uint16_t flops_per_thread = 0;  // floating-point operations per active thread
   MatrixShape matrix;                  // shape and types of matrix instructions
+  // BAR: barrier id (0-15) and thread count (0 = all threads of the CTA), from
+  // numeric modifiers when the opcode text has them ("BAR.SYNC.1.64").
+  std::uint8_t barrier_id = 0;
+  std::uint16_t barrier_threads = 0;
 };
 
 // The opcode table of one architecture. Tables are immutable and shared.

@@ -9,7 +9,8 @@
 
 namespace sassim::sim {
 
-CtaScheduler::CtaScheduler(std::vector<Sm*> sms, Clock /*core*/) : sms_(std::move(sms)) {
+CtaScheduler::CtaScheduler(std::vector<Sm*> sms, Clock core, std::uint32_t dispatch_interval_cycles)
+    : sms_(std::move(sms)), clock_(core), interval_(dispatch_interval_cycles) {
   for (Sm* sm : sms_) sm->set_retire_listener(this);
 }
 
@@ -69,6 +70,7 @@ void CtaScheduler::cta_retired(std::uint32_t /*sm_id*/, const KernelContext& ker
 }
 
 bool CtaScheduler::tick(std::uint64_t cycle, Picos /*now*/) {
+  if (interval_ != 0 && cycle < next_dispatch_) return false;  // wake_ stays set
   wake_ = false;
   bool placed_any = false;
   const std::size_t n = sms_.size();
@@ -83,6 +85,10 @@ bool CtaScheduler::tick(std::uint64_t cycle, Picos /*now*/) {
       sm.accept(std::move(*k->next), *k->context, cycle);
       read_next(*k);
       break;  // one CTA per SM per cycle
+    }
+    if (placed_any && interval_ != 0) {
+      next_dispatch_ = cycle + interval_;
+      break;  // one CTA per dispatch interval on the whole GPU
     }
   }
   // More CTAs may fit next cycle only if this cycle placed some; otherwise wait for a retirement.

@@ -19,7 +19,9 @@ namespace sassim::sim {
 
 class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
  public:
-  CtaScheduler(std::vector<Sm*> sms, Clock core);
+  // `dispatch_interval_cycles` > 0: at most one CTA per that many core cycles on the
+  // whole GPU; 0: up to one per SM per cycle.
+  CtaScheduler(std::vector<Sm*> sms, Clock core, std::uint32_t dispatch_interval_cycles = 0);
 
   // Starts placing the CTAs of a kernel. The kernel and context outlive it.
   void start_kernel(traces::KernelTrace& kernel, const KernelContext& context);
@@ -32,7 +34,10 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
   void cta_retired(std::uint32_t sm_id, const KernelContext& kernel) override;
 
   bool tick(std::uint64_t cycle, Picos now) override;
-  Picos next_event_ps() const override { return wake_ ? 0 : kNever; }
+  Picos next_event_ps() const override {
+    if (!wake_) return kNever;
+    return interval_ == 0 ? 0 : clock_.edge(next_dispatch_);
+  }
   bool busy() const override { return !kernels_.empty(); }
   const std::string& name() const override { return name_; }
   std::string describe_state() const override;
@@ -52,6 +57,9 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
 
   std::string name_ = "gpu.cta_scheduler";
   std::vector<Sm*> sms_;
+  Clock clock_;
+  std::uint32_t interval_;
+  std::uint64_t next_dispatch_ = 0;  // with an interval: the next cycle a CTA may be placed
   std::vector<std::unique_ptr<Running>> kernels_;  // in start order
   std::size_t round_robin_ = 0;
   std::uint64_t ctas_placed_ = 0;

@@ -66,7 +66,8 @@ Gpu::Gpu(const config::GpuConfig& config)
   // Back to front within the core domain: the memory units were added first, then
   // the SMs, then the CTA scheduler (a CTA placed at cycle c issues from c + 1).
   for (Sm* sm : sm_pointers) engine_.add(ClockDomain::kCore, sm);
-  cta_scheduler_ = std::make_unique<CtaScheduler>(sm_pointers, core);
+  cta_scheduler_ =
+      std::make_unique<CtaScheduler>(sm_pointers, core, config.sm().cta_dispatch_interval_cycles());
   engine_.add(ClockDomain::kCore, cta_scheduler_.get());
 }
 
@@ -152,6 +153,7 @@ KernelResult Gpu::finish(Launch& launch) {
   r.cycles = core_cycle() - launch.start_cycle;
   r.warp_insts = launch.progress.warp_insts;
   r.stats = snapshot().minus(launch.before);
+  r.issue_slots = r.cycles * config_.num_sms() * config_.sm().sub_cores();
   r.ipc = r.cycles == 0 ? 0.0 : static_cast<double>(r.warp_insts) / static_cast<double>(r.cycles);
   const double l1_accesses = r.stats.sum("gpu.sm[", ".l1.sector_accesses");
   const double l2_accesses = r.stats.sum("gpu.l2.slice[", ".sector_accesses");

@@ -25,6 +25,8 @@ struct KernelResult {
   double tensor_utilisation = 0;
   double tensor_tflops = 0;
   StatsSnapshot stats;  // every counter's change during the kernel
+  // Cycles x SMs x sub-cores: the warp instructions the GPU could have issued.
+  std::uint64_t issue_slots = 0;
 };
 
 }  // namespace sassim::sim

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "isa/opcode.h"
+#include "sim/cpi_report.h"
 #include "sim/sm.h"
 
 namespace sassim::sim {
@@ -79,6 +80,7 @@ void print_summary(std::FILE* out, const std::vector<KernelResult>& results) {
       "simulated {} warp instructions in {:.3f} s ({:.0f} warp instructions/s, {:.0f} cycles/s)\n",
       insts, host, host > 0 ? static_cast<double>(insts) / host : 0.0,
       host > 0 ? static_cast<double>(cycles) / host : 0.0);
+  print_cycle_breakdown(out, results);
 }
 
 }  // namespace sassim::sim

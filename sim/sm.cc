@@ -25,6 +25,8 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       shared_bytes_(config.l1().shared_memory_bytes()),
       cta_launch_latency_(config.sm().cta_launch_latency_cycles()),
       barrier_latency_(config.sm().barrier_latency_cycles()),
+      frontend_(config.sm(), config.sm().max_warps()),
+      control_costs_(config.sm()),
       wgmma_(config.sm().max_ctas(), kWarpgroupsPerCta),
       wgmma_warps_(config.sm().max_warps()) {
   const std::uint32_t sub_cores = config.sm().sub_cores();
@@ -73,7 +75,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   c.trace = std::move(cta);
   c.resources = kernel.cta;
   c.warp_slots.clear();
-  c.arrived = 0;
+  c.barriers.reset();
   c.finished_warps = 0;
   c.active_warps = kernel.cta.warps;
   wgmma_.reset_cta(cta_slot);
@@ -86,6 +88,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   used_shared_ += kernel.cta.shared_bytes;
 
   const std::uint64_t start = cycle + std::max<std::uint32_t>(cta_launch_latency_, 1);
+  const std::uint64_t code = code_base(kernel.info->name);
   unsigned next_free = 0;
   for (std::uint32_t i = 0; i < kernel.cta.warps; ++i) {
     while (warps_[next_free].state != WarpState::kFree) ++next_free;
@@ -104,6 +107,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
     wgmma_warps_[slot] = WarpgroupMmaWarp{};
     SubCore& sub = sub_cores_[slot % sub_cores_.size()];
     sub.ages[slot / sub_cores_.size()] = w.age;
+    frontend_.start_warp(slot, w.insts, kernel.statics, code, start);
     advance(slot, start);
   }
   next_cycle_ = std::min(next_cycle_, start);
@@ -117,24 +121,25 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
       CtaSlot& c = ctas_[w.cta_slot];
       --c.active_warps;
       w.state = WarpState::kDraining;
-      try_release_barrier(c, earliest);
+      release_barriers(c, c.barriers.complete_after_exit(c.active_warps), earliest);
     }
     if (w.outstanding == 0) finish_warp(slot, earliest);
     return;
   }
   const isa::WarpInst& wi = (*w.insts)[w.next];
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
+  const std::uint64_t fetched = std::max(earliest, frontend_.ready(slot));
   if (const ControlBitsTable* control = kernel_of(w).control) {
-    const ControlReady r = control_ready(w.scoreboards, (*control)[wi.static_index], earliest);
+    const ControlReady r = control_ready(w.scoreboards, (*control)[wi.static_index], fetched);
     w.ready_cycle = r.cycle;
     w.control_wait = r.state;
     return;
   }
   if (si.op.matrix.warpgroup) {
-    w.ready_cycle = warpgroup_mma_ready(w, si, earliest);
+    w.ready_cycle = warpgroup_mma_ready(w, si, fetched);
     return;
   }
-  std::uint64_t ready = earliest;
+  std::uint64_t ready = fetched;
   for (std::uint8_t s = 0; s < si.num_src; ++s) ready = std::max(ready, w.reg_ready[si.src[s]]);
   for (std::uint8_t d = 0; d < si.num_dst; ++d) {
     const isa::RegRange& r = si.dst[d];
@@ -194,6 +199,18 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   account(w, cycle, WarpCycleState::kSelected);
   ++w.next;
   if (observer_ != nullptr) observer_->issued(id_, slot, cycle, si);
+  // Control flow: a successor not at the next PC is a taken branch (fetch redirects);
+  // reconvergence instructions delay the warp's next issue.
+  std::uint64_t redirect = 0, next_issue = cycle + 1;
+  if (si.op.control != isa::ControlKind::kNone) {
+    const isa::Arch arch = kernel_of(w).info->arch;
+    if (w.has_next() && (*kernel_of(w).statics)[(*w.insts)[w.next].static_index].pc !=
+                            next_sequential_pc(arch, si.pc)) {
+      redirect = cycle + std::max<std::uint32_t>(control_costs_.branch_resolve_cycles(), 1);
+    }
+    next_issue = cycle + control_costs_.issue_delay(si.op, arch);
+  }
+  frontend_.issued(slot, cycle, redirect);
 
   const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
   if (memory) {
@@ -225,8 +242,11 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   const bool active = wi.active_mask != 0;
   if (active && si.op.control == isa::ControlKind::kBarrierSync) {
     w.min_issue_cycle = cycle + 1;
-    arrive_at_barrier(slot, cycle);
+    arrive_at_barrier(slot, si.op, true, cycle);
     return;
+  }
+  if (active && si.op.control == isa::ControlKind::kBarrierArrive) {
+    arrive_at_barrier(slot, si.op, false, cycle);
   }
   if (active && si.op.control == isa::ControlKind::kMemoryBarrier && w.outstanding > 0) {
     w.state = WarpState::kWaitMemory;
@@ -248,26 +268,6 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     return;
   }
   advance(slot, next_issue);
-}
-
-void Sm::arrive_at_barrier(unsigned slot, std::uint64_t cycle) {
-  Warp& w = warps_[slot];
-  w.state = WarpState::kAtBarrier;
-  ++counters_.barrier_waits;
-  CtaSlot& c = ctas_[w.cta_slot];
-  ++c.arrived;
-  try_release_barrier(c, cycle);
-}
-
-void Sm::try_release_barrier(CtaSlot& c, std::uint64_t cycle) {
-  if (c.arrived == 0 || c.arrived < c.active_warps) return;
-  c.arrived = 0;
-  const std::uint64_t resume = cycle + std::max<std::uint32_t>(barrier_latency_, 1);
-  for (unsigned slot : c.warp_slots) {
-    if (warps_[slot].state != WarpState::kAtBarrier) continue;
-    warps_[slot].state = WarpState::kRunning;
-    advance(slot, resume);
-  }
 }
 
 void Sm::finish_warp(unsigned slot, std::uint64_t cycle) {
@@ -360,6 +360,13 @@ void Sm::report(StatSink& sink) const {
   sink.add(name_ + ".barrier_waits", static_cast<double>(counters_.barrier_waits));
   sink.add(name_ + ".tensor_busy_cycles", static_cast<double>(counters_.tensor_busy_cycles));
   report_tensor(sink);
+  const FrontendCounters& fetch = frontend_.counters();
+  sink.add(name_ + ".fetches", static_cast<double>(fetch.fetches));
+  sink.add(name_ + ".l0i.hits", static_cast<double>(fetch.l0i_hits));
+  sink.add(name_ + ".l0i.misses", static_cast<double>(fetch.l0i_misses));
+  sink.add(name_ + ".l1i.hits", static_cast<double>(fetch.l1i_hits));
+  sink.add(name_ + ".l1i.misses", static_cast<double>(fetch.l1i_misses));
+  sink.add(name_ + ".taken_branches", static_cast<double>(fetch.taken_branches));
   for (std::size_t k = 0; k < kNumWarpCycleStates; ++k) {
     sink.add(fmt::format("{}.warp_cycles.{}", name_,
                          warp_cycle_state_name(static_cast<WarpCycleState>(k))),

@@ -13,6 +13,8 @@
 #include "memsys/sm_memory_port.h"
 #include "memsys/timed_queue.h"
 #include "memsys/unit.h"
+#include "sim/control_flow.h"
+#include "sim/frontend.h"
 #include "sim/kernel_context.h"
 #include "sim/scheduler_policy.h"
 #include "sim/warp.h"
@@ -61,6 +63,7 @@ class Sm final : public ClockedUnit {
   void accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle);
   std::uint32_t resident_ctas() const { return resident_ctas_; }
   const SmCounters& counters() const { return counters_; }
+  const FrontendCounters& frontend_counters() const { return frontend_.counters(); }
 
   bool tick(std::uint64_t cycle, Picos now) override;
   Picos next_event_ps() const override;
@@ -82,7 +85,6 @@ class Sm final : public ClockedUnit {
   void issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
                     std::uint64_t latency_cycles, Picos now);
   void advance(unsigned slot, std::uint64_t earliest);
-  void arrive_at_barrier(unsigned slot, std::uint64_t cycle);
   // Warpgroup matrix instructions (sm_warpgroup.cc).
   std::uint64_t warpgroup_mma_ready(const Warp& w, const isa::StaticInst& si,
                                     std::uint64_t earliest) const;
@@ -90,7 +92,11 @@ class Sm final : public ClockedUnit {
                            Picos now);
   void wait_for_warpgroup_mma(unsigned slot, std::uint64_t cycle);
   void report_tensor(StatSink& sink) const;
-  void try_release_barrier(CtaSlot& cta, std::uint64_t cycle);
+  // BAR.SYNC / BAR.RED (wait) and BAR.ARV (arrive only); sm_barriers.cc.
+  void arrive_at_barrier(unsigned slot, const isa::DecodedOpcode& op, bool wait,
+                         std::uint64_t cycle);
+  // Resumes the warps waiting at the barriers in `mask` (bit i = barrier i).
+  void release_barriers(CtaSlot& cta, std::uint32_t mask, std::uint64_t cycle);
   void finish_warp(unsigned slot, std::uint64_t cycle);
   void retire_cta(std::uint32_t cta_slot, std::uint64_t cycle);
   std::uint64_t next_issue_cycle(std::uint64_t after) const;
@@ -114,6 +120,8 @@ class Sm final : public ClockedUnit {
   std::uint32_t max_warps_, max_threads_, max_ctas_, registers_, shared_bytes_;
   std::uint32_t cta_launch_latency_, barrier_latency_;
 
+  Frontend frontend_;
+  ControlFlowCosts control_costs_;
   std::vector<Warp> warps_;
   std::vector<SubCore> sub_cores_;
   std::vector<CtaSlot> ctas_;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/barriers.h"
 #include "sim/sm.h"
 
 namespace sassim::sim {
@@ -18,7 +19,7 @@ struct Sm::CtaSlot {
   CtaResources resources;
   std::vector<unsigned> warp_slots;
   std::uint32_t active_warps = 0;  // warps with instructions left (can reach a barrier)
-  std::uint32_t arrived = 0;       // warps waiting at the barrier
+  CtaBarriers barriers;
   std::uint32_t finished_warps = 0;
 };
 

@@ -1,6 +1,8 @@
 // Where every resident warp's cycles go: one Nsight-named state per warp per cycle,
 // decided before issue (then "selected" for the warp that issued) and held until the
 // next SM tick.
+#include <optional>
+
 #include "sim/sm.h"
 #include "sim/sm_internal.h"
 
@@ -26,6 +28,8 @@ WarpCycleState Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cyc
     case WarpState::kRunning:
       break;
   }
+  const auto slot = static_cast<unsigned>(&w - warps_.data());
+  if (std::optional<WarpCycleState> fetch = frontend_.stall(slot, cycle)) return *fetch;
   if (w.ready_cycle > cycle && kernel_of(w).control != nullptr) return w.control_wait;
   const isa::WarpInst& wi = (*w.insts)[w.next];
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];

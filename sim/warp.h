@@ -33,6 +33,7 @@ struct Warp {
   std::uint64_t ready_cycle = 0;
   std::uint64_t min_issue_cycle = 0;    // one past the cycle of its last issue
   bool wait_async_only = false;         // kWaitMemory: DEPBAR (true) or MEMBAR (false)
+  std::uint8_t barrier_id = 0;          // kAtBarrier: which of the CTA's barriers
   std::uint32_t outstanding = 0;        // memory accesses in flight
   std::uint32_t outstanding_async = 0;  // of which asynchronous copies (LDGSTS)
   // Asynchronous-copy groups (sim/async_groups.h): copies in flight per group, from

@@ -19,13 +19,16 @@ enum class WarpCycleState : std::uint8_t {
   kBarrier,           // waits at BAR.SYNC for its CTA
   kMembar,            // waits at MEMBAR for its outstanding accesses
   kDrain,             // finished its instructions, its stores are draining
+  kBranchResolving,   // a taken branch: waits for the target to be known
+  kNoInstruction,     // its instruction buffer is empty (fetch or decode pending)
 };
-inline constexpr std::size_t kNumWarpCycleStates = 10;
+inline constexpr std::size_t kNumWarpCycleStates = 12;
 
 inline std::string_view warp_cycle_state_name(WarpCycleState s) {
   constexpr std::array<std::string_view, kNumWarpCycleStates> kNames = {
-      "selected",           "not_selected", "long_scoreboard", "short_scoreboard", "wait",
-      "math_pipe_throttle", "lg_throttle",  "barrier",         "membar",           "drain"};
+      "selected",           "not_selected",  "long_scoreboard", "short_scoreboard", "wait",
+      "math_pipe_throttle", "lg_throttle",   "barrier",         "membar",           "drain",
+      "branch_resolving",   "no_instruction"};
   return kNames[static_cast<std::size_t>(s)];
 }
 

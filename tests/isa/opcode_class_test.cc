@@ -61,6 +61,23 @@ TEST(OpcodeClass, Barriers) {
   EXPECT_EQ(decode("BAR.SYNC").unit, UnitClass::kBranch);
 }
 
+TEST(OpcodeClass, BarrierIdAndThreadCountFromNumericModifiers) {
+  EXPECT_EQ(decode("BAR.SYNC.DEFER_BLOCKING").barrier_id, 0);
+  EXPECT_EQ(decode("BAR.SYNC.DEFER_BLOCKING").barrier_threads, 0);
+  const DecodedOpcode sync = decode("BAR.SYNC.3.128");
+  EXPECT_EQ(sync.barrier_id, 3);
+  EXPECT_EQ(sync.barrier_threads, 128);
+  const DecodedOpcode arrive = decode("BAR.ARV.0xf.0x40");
+  EXPECT_EQ(arrive.control, ControlKind::kBarrierArrive);
+  EXPECT_EQ(arrive.barrier_id, 15);
+  EXPECT_EQ(arrive.barrier_threads, 64);
+  const OpcodeTable& table = OpcodeTable::get(Arch::kSm80);
+  EXPECT_FALSE(table.decode("BAR.SYNC.16"));      // ids are 0-15
+  EXPECT_FALSE(table.decode("BAR.SYNC.1.48"));    // counts are whole warps
+  EXPECT_FALSE(table.decode("BAR.SYNC.1.2048"));  // at most 1024 threads
+  EXPECT_FALSE(table.decode("BAR.SYNC.1.64.3"));
+}
+
 TEST(OpcodeClass, ControlKinds) {
   EXPECT_EQ(decode("EXIT").control, ControlKind::kExit);
   for (std::string_view op : {"BRA", "BRX", "JMP", "JMX", "CALL.REL.NOINC", "RET.REL.NODEC"}) {

@@ -53,7 +53,7 @@ struct Placement {
 // One CTA = one warp running a chain of three dependent INT instructions (latency 6,
 // interval 1): issues at +1, +7, +13 after placement, retires at +14.
 Placement place(std::uint32_t num_sms, std::uint32_t max_ctas, std::uint32_t ctas,
-                std::uint32_t max_warps = 64) {
+                std::uint32_t max_warps = 64, std::uint32_t dispatch_interval = 0) {
   config::GpuConfig config = testing::small_config();
   config.mutable_sm()->set_max_ctas(max_ctas);
   config.mutable_sm()->set_max_warps(max_warps);
@@ -74,7 +74,7 @@ Placement place(std::uint32_t num_sms, std::uint32_t max_ctas, std::uint32_t cta
     raw.push_back(p.sms.back().get());
     engine.add(ClockDomain::kCore, raw.back());
   }
-  CtaScheduler scheduler(raw, Clock{kCycle});
+  CtaScheduler scheduler(raw, Clock{kCycle}, dispatch_interval);
   engine.add(ClockDomain::kCore, &scheduler);
   scheduler.start_kernel(kernel, context);
   engine.run_until([&] { return scheduler.kernel_done(context); });
@@ -89,6 +89,15 @@ TEST(CtaScheduler, SpreadsASmallGridOverAllSms) {
   for (const auto& sm : p.sms) EXPECT_EQ(sm->counters().ctas, 1U);
   // All four start in the first cycle after placement.
   for (const auto& r : p.recorders) EXPECT_EQ(r.records.front().cycle, 2U);
+}
+
+TEST(CtaScheduler, ADispatchIntervalSpacesPlacementsOnTheWholeGpu) {
+  constexpr std::uint32_t kInterval = 5;
+  Placement p = place(4, 8, 4, 64, kInterval);
+  // One CTA per SM, round robin, kInterval cycles apart: first issues at 2, 7, 12, 17.
+  for (std::size_t i = 0; i < p.recorders.size(); ++i) {
+    EXPECT_EQ(p.recorders[i].records.front().cycle, 2U + kInterval * i) << "SM " << i;
+  }
 }
 
 TEST(CtaScheduler, HonoursTheCtaSlotLimitAndRefillsOnRetirement) {

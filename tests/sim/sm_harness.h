@@ -1,0 +1,86 @@
+#pragma once
+// Runs one CTA written as Accel-Sim trace text (sm_70 unless told otherwise) on one
+// SM of testing::small_config() against a fixed-latency memory port, recording
+// every issue.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "memsys/engine.h"
+#include "sim/exec_timing.h"
+#include "sim/sm.h"
+#include "sim_fixtures.h"
+#include "traces/text_trace.h"
+
+namespace sassim::sim::testing {
+
+// One warp's part of a CTA: "warp = <n>", its instruction count and lines
+// ("PC mask ndst [dsts] OPCODE nsrc [srcs] mem_width [addresses]").
+inline std::string warp_text(int warp, const std::vector<std::string>& lines) {
+  std::string s = fmt::format("warp = {}\ninsts = {}\n", warp, lines.size());
+  for (const std::string& l : lines) s += l + "\n";
+  return s;
+}
+
+class SmHarness : public ::testing::Test {
+ protected:
+  static constexpr Picos kCycle = 1000;  // 1 GHz core clock in small_config()
+
+  void SetUp() override { config_ = small_config(); }
+
+  config::FrontendConfig& frontend() { return *config_.mutable_sm()->mutable_frontend(); }
+  config::ControlFlowConfig& control_flow() {
+    return *config_.mutable_sm()->mutable_control_flow();
+  }
+
+  // Runs a CTA of `warps` (warp_text() parts) until it retires.
+  void run(const std::vector<std::string>& warps, Picos memory_latency_cycles = 100,
+           int binary_version = 70) {
+    const auto threads = static_cast<std::uint32_t>(32 * warps.size());
+    std::string text = fmt::format(
+        "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = ({},1,1)\n"
+        "-shmem = 0\n-nregs = 16\n-binary version = {}\n-cuda stream id = 0\n"
+        "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
+        "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+        "#BEGIN_TB\n\nthread block = 0,0,0\n\n",
+        threads, binary_version);
+    for (const std::string& w : warps) text += w + "\n";
+    text += "#END_TB\n";
+    kernel_ = traces::kernel_from_text(text, "test.traceg");
+    std::optional<traces::CtaTrace> cta = kernel_->next_cta();
+    ASSERT_TRUE(cta.has_value());
+    const traces::KernelInfo& info = kernel_->info();
+    timing_ = std::make_unique<ExecTiming>(config_.sm(), info.arch, info.arch);
+    context_.info = &info;
+    context_.statics = &kernel_->statics();
+    context_.timing = timing_.get();
+    context_.cta = {threads, static_cast<std::uint32_t>(warps.size()), 0, 0};
+    port_ = std::make_unique<FixedLatencyPort>(memory_latency_cycles * kCycle);
+    sm_ = std::make_unique<Sm>(0, config_, *port_, Clock{kCycle});
+    sm_->set_issue_observer(&recorder_);
+    Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 10000);
+    engine.add(ClockDomain::kCore, sm_.get());
+    sm_->accept(std::move(*cta), context_, 0);
+    engine.run_until([&] { return !sm_->busy(); });
+    end_cycle_ = engine.cycle(ClockDomain::kCore);
+  }
+
+  std::uint64_t cycles_in(WarpCycleState state) const {
+    return sm_->counters().warp_cycles[static_cast<std::size_t>(state)];
+  }
+
+  config::GpuConfig config_;
+  std::unique_ptr<traces::KernelTrace> kernel_;
+  std::unique_ptr<ExecTiming> timing_;
+  KernelContext context_;
+  std::unique_ptr<FixedLatencyPort> port_;
+  std::unique_ptr<Sm> sm_;
+  IssueRecorder recorder_;
+  std::uint64_t end_cycle_ = 0;
+};
+
+}  // namespace sassim::sim::testing
