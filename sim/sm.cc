@@ -226,14 +226,14 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     }
   }
 
-  std::uint64_t next_issue = cycle + 1;
   const ControlBitsTable* control = kernel_of(w).control;
   if (control != nullptr) {
     const ControlEntry& e = (*control)[wi.static_index];
-    next_issue = control_issue(
-        w.scoreboards, e,
-        {cycle, timing.latency(si.op), memory ? timing.latency(si.op) : 1, memory,
-         si.op.space == isa::MemSpace::kShared, si.op.mem == isa::MemKind::kAsyncCopy});
+    next_issue = std::max(
+        next_issue, control_issue(w.scoreboards, e,
+                                  {cycle, timing.latency(si.op), memory ? timing.latency(si.op) : 1,
+                                   memory, si.op.space == isa::MemSpace::kShared,
+                                   si.op.mem == isa::MemKind::kAsyncCopy}));
     if (e.yield) {
       sub.yield_mask = std::uint64_t{1} << (slot / sub_cores_.size());
       sub.yield_cycle = cycle + 1;
