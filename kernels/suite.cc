@@ -13,6 +13,7 @@
 #include "kernels/sgemm.h"
 #include "kernels/stream.h"
 #include "kernels/transpose.h"
+#include "kernels/ubench/ubench.h"
 #include "kernels/vector_add.h"
 
 namespace sassim::kernels {
@@ -67,6 +68,7 @@ std::span<const std::string_view> suite_kernels() {
 }
 
 Launch describe_launch(std::string_view kernel, ParamValues values) {
+  if (ubench::is_kernel(kernel)) return ubench::describe_launch(kernel, values);
   if (kernel == vector_add::kKernel) return vector_add::launch(vector_add::parse_problem(values));
   if (kernel == saxpy::kKernel) return saxpy::launch(saxpy::parse_problem(values));
   if (kernel == stream::kCopyKernel) return stream::copy_launch(stream::parse_problem(values));

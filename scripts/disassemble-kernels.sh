@@ -67,7 +67,7 @@ cubins="$build/kernels/cubin"
 mapfile -t cubin_files < <(cd "$cubins" 2>/dev/null && find . -name '*.cubin' | sed 's|^\./||' | sort)
 ((${#cubin_files[@]})) || die "no cubins under $cubins (build the 'kernels' target first)"
 
-nvcc="$(sed -n 's/^CMAKE_CUDA_COMPILER:FILEPATH=//p' "$build/CMakeCache.txt" 2>/dev/null || true)"
+nvcc="$(sed -n 's/^CMAKE_CUDA_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)"
 nvcc_version="unknown nvcc"
 if [[ -x "$nvcc" ]]; then
   nvcc_version="nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\), V\([0-9.]*\).*/\2/p')"
@@ -119,29 +119,9 @@ route_venv() {
 
 route_debian() {
   local dir="$venv/debian-11.8"
-  if [[ ! -x "$dir/nvdisasm" ]]; then
-    # Debian's non-free component, read into private apt lists: the machine's apt
-    # configuration is left as it is.
-    echo "disassemble-kernels: fetching nvdisasm 11.8 from Debian's nvidia-cuda-toolkit (non-free)" >&2
-    local apt="$work/apt"
-    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/deb"
-    cat >"$apt/debian-non-free.sources" <<'SOURCES'
-Types: deb
-URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
-Components: non-free
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SOURCES
-    local options=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$apt"
-      -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o "Debug::NoLocking=1"
-      -o "APT::Sandbox::User=root")
-    apt-get "${options[@]}" update -qq >&2 || return 1
-    (cd "$apt/deb" && apt-get "${options[@]}" download -qq nvidia-cuda-toolkit >&2) || return 1
-    dpkg-deb -x "$apt"/deb/nvidia-cuda-toolkit_*.deb "$apt/root" || return 1
-    mkdir -p "$dir"
-    [[ -f "$venv/.gitignore" ]] || echo '*' >"$venv/.gitignore"
-    cp "$apt/root/usr/bin/nvdisasm" "$apt/root/usr/bin/cuobjdump" "$dir/"
-  fi
+  mkdir -p "$venv"
+  [[ -f "$venv/.gitignore" ]] || echo '*' >"$venv/.gitignore"
+  "$root/scripts/fetch-cuda-11.8-tools.sh" "$dir" || return 1
   pick "$dir" && rewrite_header=1
 }
 
@@ -204,8 +184,9 @@ echo "disassemble-kernels: $disassembler_kind $tool_version from the $chosen rou
 staged="$work/sass"
 start_ns="$(date +%s%N)"
 for file in "${cubin_files[@]}"; do
-  arch="$(dirname "$file")"
-  family="$(basename "$file" .cubin)"
+  arch="${file%%/*}"
+  family="${file#*/}"
+  family="${family%.cubin}"
   mkdir -p "$staged/$arch"
   disassemble "$cubins/$file" >"$work/listing.txt" || die "$disassembler_kind failed on $cubins/$file"
   number="${arch#sm_}"
@@ -230,9 +211,14 @@ for listing in "$staged"/*/*.sass; do
 done
 elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
 
-rm -rf "$out"
-mkdir -p "$(dirname "$out")"
-cp -r "$staged" "$out"
+# Each architecture built is replaced; others (kernels/sass/sm_70, written by
+# scripts/ubench-sm70.sh) are kept.
+mkdir -p "$out"
+for dir in "$staged"/*/; do
+  arch="$(basename "$dir")"
+  rm -rf "${out:?}/$arch"
+  cp -r "$dir" "$out/$arch"
+done
 count="$(find "$out" -name '*.sass' | wc -l)"
 bytes="$(du -sb "$out" | cut -f1)"
 echo "disassemble-kernels: $count listings from ${#cubin_files[@]} cubins in ${elapsed_ms} ms, $bytes bytes, in $out"

@@ -18,7 +18,7 @@ using testing::error_of;
 using ::testing::HasSubstr;
 
 TEST(Presets, BundledListIsComplete) {
-  const std::vector<std::string> expected = {"a100",    "gtx1080", "h100",    "h200",
+  const std::vector<std::string> expected = {"a100",    "gtx1080", "h100",    "h200", "qv100",
                                              "rtx2060", "rtx3070", "rtx4090", "v100"};
   EXPECT_EQ(preset_names(), expected);
 }
@@ -45,8 +45,20 @@ TEST_P(EveryPreset, TextRoundTripsThroughTheParser) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, EveryPreset,
-                         ::testing::Values("a100", "gtx1080", "h100", "h200", "rtx2060", "rtx3070",
-                                           "rtx4090", "v100"));
+                         ::testing::Values("a100", "gtx1080", "h100", "h200", "qv100", "rtx2060",
+                                           "rtx3070", "rtx4090", "v100"));
+
+TEST(Presets, QV100IsAV100WithItsClocks) {
+  const GpuConfig v100 = load_config("v100");
+  const GpuConfig qv100 = load_config("qv100");
+  EXPECT_EQ(qv100.arch(), "sm_70");
+  EXPECT_EQ(qv100.num_sms(), 80U);
+  EXPECT_EQ(qv100.l2().size_bytes(), v100.l2().size_bytes());
+  EXPECT_DOUBLE_EQ(qv100.clocks().core_mhz(), 1628.0);
+  EXPECT_DOUBLE_EQ(qv100.dram().data_rate_mtps(), 1700.0);
+  // 4096 bits at 1700 MT/s.
+  EXPECT_NEAR(dram_peak_bytes_per_second(qv100), 870.4e9, 1e6);
+}
 
 TEST(Presets, H200InheritsWhatItDoesNotOverride) {
   const GpuConfig h100 = load_config("h100");

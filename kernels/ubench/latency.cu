@@ -1,0 +1,93 @@
+// Pointer-chase latency microbenchmarks: see ubench.h. Each ring holds the addresses of
+// its next entries and is built by the kernel itself (the addresses are the device's).
+#include "kernels/ubench/ptx.cuh"
+#include "kernels/ubench/ubench_host.cuh"
+
+using namespace sassim::kernels::ubench;
+
+namespace {
+
+// Unrolling (docs/UBENCH.md: chosen so that the warp-instruction counts match the record).
+constexpr uint32_t kL1LatRingUnroll = 4;
+constexpr uint32_t kL1LatUnroll = 4;
+constexpr uint32_t kL2LatRingUnroll = 4;
+constexpr uint32_t kL2LatUnroll = 8;
+constexpr uint32_t kMemLatUnroll = 16;
+
+// Thread 0 links ring[i] to ring[i + 1], the last entry back to the first. The addresses
+// are offset by the lane number (0 here), which keeps them in per-thread registers.
+template <uint32_t kUnroll>
+__device__ __forceinline__ void build_ring(uint64_t* ring, uint32_t entries) {
+  uint32_t lane;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+  ring += lane;
+  uint64_t next = reinterpret_cast<uint64_t>(ring + 1);
+#pragma unroll kUnroll
+  for (uint32_t i = 0; i + 1 < entries; ++i, next += sizeof(uint64_t)) ring[i] = next;
+  ring[entries - 1] = reinterpret_cast<uint64_t>(ring);
+}
+
+}  // namespace
+
+// L1 hits: thread 0 builds a 64 KiB ring, then every thread of the CTA chases it from
+// its own entry with ld.global.ca.
+extern "C" __global__ void ubench_l1_lat(uint64_t* ring, unsigned long long* clocks,
+                                         uint64_t* sink) {
+  const uint32_t tid = threadIdx.x;
+  if (tid == 0) build_ring<kL1LatRingUnroll>(ring, kL1LatEntries);
+  __syncthreads();
+  uint64_t p = load_ca(ring + tid);
+  const unsigned long long start = clock_now();
+#pragma unroll kL1LatUnroll
+  for (uint32_t i = 0; i < kL1LatSteps; ++i) p = load_ca(reinterpret_cast<const uint64_t*>(p));
+  const unsigned long long stop = clock_now();
+  record(clocks, tid, start, stop);
+  sink[tid] = p;
+}
+
+// L2 hits: one thread, ld.global.cg (L1 bypassed), 32768 dependent loads.
+extern "C" __global__ void ubench_l2_lat(uint64_t* ring, unsigned long long* clocks,
+                                         uint64_t* sink) {
+  build_ring<kL2LatRingUnroll>(ring, kL2LatEntries);
+  uint64_t p = load_cg(ring);
+  const unsigned long long start = clock_now();
+#pragma unroll kL2LatUnroll
+  for (uint32_t i = 0; i < kL2LatSteps; ++i) p = load_cg(reinterpret_cast<const uint64_t*>(p));
+  const unsigned long long stop = clock_now();
+  record(clocks, 0, start, stop);
+  sink[0] = p;
+}
+
+// DRAM: every thread of the grid links a ring larger than L2 (entry i -> i + 4); then
+// threads 0-3 of the last CTA (one 32-byte sector) chase it with ld.global.cv, 8192
+// steps each. The last CTA chases so that CTAs run one after another see a whole ring.
+extern "C" __global__ void ubench_mem_lat(uint64_t* ring, uint32_t entries,
+                                          unsigned long long* clocks, uint64_t* sink) {
+  const uint32_t tid = threadIdx.x;
+  const uint32_t uid = blockIdx.x * blockDim.x + tid;
+#pragma unroll 1
+  for (uint32_t i = uid; i < entries - kMemLatChasers; i += blockDim.x * gridDim.x) {
+    ring[i] = reinterpret_cast<uint64_t>(ring + i + kMemLatChasers);
+  }
+  __syncthreads();
+  if (blockIdx.x != gridDim.x - 1 || tid >= kMemLatChasers) return;
+  ring[entries - kMemLatChasers + tid] = reinterpret_cast<uint64_t>(ring + tid);
+  uint64_t p = load_cv(ring + tid);
+  const unsigned long long start = clock_now();
+#pragma unroll kMemLatUnroll
+  for (uint32_t i = tid; i < kMemLatLoads - kMemLatChasers; i += kMemLatChasers) {
+    p = load_cv(reinterpret_cast<const uint64_t*>(p));
+  }
+  const unsigned long long stop = clock_now();
+  record(clocks, uid, start, stop);
+  sink[uid] = p;
+}
+
+int main(int argc, char** argv) {
+  const KernelEntry kEntries[] = {
+      {"ubench_l1_lat", reinterpret_cast<const void*>(ubench_l1_lat)},
+      {"ubench_l2_lat", reinterpret_cast<const void*>(ubench_l2_lat)},
+      {"ubench_mem_lat", reinterpret_cast<const void*>(ubench_mem_lat)},
+  };
+  return microbenchmark_main(argc, argv, kEntries);
+}

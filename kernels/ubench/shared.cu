@@ -1,0 +1,124 @@
+// Shared-memory and integer microbenchmarks: see ubench.h.
+#include "kernels/ubench/ptx.cuh"
+#include "kernels/ubench/ubench_host.cuh"
+
+using namespace sassim::kernels::ubench;
+
+namespace {
+
+// Unrolling: chosen so that the warp-instruction counts match the record (docs/UBENCH.md).
+constexpr uint32_t kL1SharedWarmUnroll = 2;
+constexpr uint32_t kL1SharedUnroll = 1;
+
+}  // namespace
+
+// Shared-memory latency: one thread links a 48 KiB ring of 64-bit indices (i -> i + 1)
+// and chases it.
+extern "C" __global__ void ubench_shared_lat(unsigned long long* clocks, uint64_t* sink) {
+  __shared__ uint64_t ring[kSharedLatEntries];
+  const uint32_t tid = threadIdx.x;
+  for (uint32_t i = tid + 1; i < kSharedLatEntries; i += blockDim.x) ring[i - 1] = i;
+  if (tid == 0) ring[kSharedLatEntries - 1] = 0;
+  __syncthreads();
+  uint64_t p = tid;
+  const unsigned long long start = clock_now();
+  for (uint32_t i = 0; i < kSharedLatSteps; ++i) p = ring[p];
+  record(clocks, tid, start, clock_now());
+  sink[tid] = p;
+}
+
+// Shared-memory bandwidth: 1024 threads chase a 48 KiB ring of indices (i -> i + 1024),
+// each from its own entry.
+extern "C" __global__ void ubench_shared_bw(unsigned long long* clocks, uint32_t* sink) {
+  __shared__ uint32_t ring[kSharedBwWords];
+  const uint32_t tid = threadIdx.x;
+  for (uint32_t i = tid; i < kSharedBwWords; i += blockDim.x) {
+    ring[i] = (i + blockDim.x) % kSharedBwWords;
+  }
+  __syncthreads();
+  const unsigned long long start = clock_now();
+  uint32_t p = tid;
+  for (uint32_t i = 0; i < kSharedBwSteps; ++i) p = ring[p];
+  __syncthreads();
+  record(clocks, tid, start, clock_now());
+  sink[tid] = p;
+}
+
+// L1 and shared memory together: a global index ring (L1-resident after a warm-up lap)
+// and a shared one, one load from each per iteration.
+extern "C" __global__ void ubench_l1_shared_bw(const uint32_t* l1_ring, unsigned long long* clocks,
+                                               uint32_t* sink) {
+  __shared__ uint32_t ring[kL1SharedWords];
+  const uint32_t tid = threadIdx.x;
+  for (uint32_t i = tid; i < kL1SharedWords; i += blockDim.x) {
+    ring[i] = (i + blockDim.x + 7) % kL1SharedWords;
+  }
+  uint32_t pl = tid;
+#pragma unroll kL1SharedWarmUnroll
+  for (uint32_t i = 0; i < kL1SharedRingWords; ++i) pl = l1_ring[pl];
+  __syncthreads();
+  const unsigned long long start = clock_now();
+  uint32_t ps = tid;
+#pragma unroll kL1SharedUnroll
+  for (uint32_t i = 0; i < kL1SharedSteps; ++i) {
+    ps = ring[ps];
+    pl = l1_ring[pl];
+  }
+  __syncthreads();
+  record(clocks, tid, start, clock_now());
+  sink[tid] = ps + pl;
+}
+
+// Bank conflicts: out = in^T (width x width) through a 32 x 32 shared tile whose rows
+// are `tile_pitch` floats apart: 32 makes the column reads 32-way bank conflicts, 33
+// none. Untimed (the record measures the whole kernel).
+extern "C" __global__ void ubench_shared_bank_conflicts(const float* in, float* out, uint32_t width,
+                                                        uint32_t tile_pitch) {
+  __shared__ float tile_data[kBankTile * (kBankTile + 1)];
+  const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
+  const int pitch = static_cast<int>(tile_pitch), w = static_cast<int>(width);
+  const int tile = static_cast<int>(kBankTile);
+  const int in_index =
+      (static_cast<int>(blockIdx.y) * tile + ty) * w + static_cast<int>(blockIdx.x) * tile + tx;
+  const int out_index =
+      (static_cast<int>(blockIdx.x) * tile + ty) * w + static_cast<int>(blockIdx.y) * tile + tx;
+  for (int j = 0; j < tile; j += static_cast<int>(kBankRows)) {
+    tile_data[(ty + j) * pitch + tx] = in[in_index + j * w];
+  }
+  __syncthreads();
+  for (int j = 0; j < tile; j += static_cast<int>(kBankRows)) {
+    out[out_index + j * w] = tile_data[tx * pitch + ty + j];
+  }
+}
+
+// Integer multiply-add throughput: 4 dependent mad.lo.s32 per iteration.
+extern "C" __global__ void ubench_max_iops_int32(uint32_t a, uint32_t b, unsigned long long* clocks,
+                                                 uint32_t* sink) {
+  const uint32_t tid = threadIdx.x;
+  uint32_t x = tid;
+  __syncthreads();
+  const unsigned long long start = clock_now();
+  for (uint32_t i = 0; i < kIopsSteps; ++i) {
+    asm volatile(
+        "mad.lo.s32 %0, %0, %1, %2;\n\t"
+        "mad.lo.s32 %0, %0, %1, %2;\n\t"
+        "mad.lo.s32 %0, %0, %1, %2;\n\t"
+        "mad.lo.s32 %0, %0, %1, %2;"
+        : "+r"(x)
+        : "r"(a), "r"(b));
+  }
+  __syncthreads();
+  record(clocks, tid, start, clock_now());
+  sink[tid] = x;
+}
+
+int main(int argc, char** argv) {
+  const KernelEntry kEntries[] = {
+      {"ubench_shared_lat", reinterpret_cast<const void*>(ubench_shared_lat)},
+      {"ubench_shared_bw", reinterpret_cast<const void*>(ubench_shared_bw)},
+      {"ubench_l1_shared_bw", reinterpret_cast<const void*>(ubench_l1_shared_bw)},
+      {"ubench_shared_bank_conflicts", reinterpret_cast<const void*>(ubench_shared_bank_conflicts)},
+      {"ubench_max_iops_int32", reinterpret_cast<const void*>(ubench_max_iops_int32)},
+  };
+  return microbenchmark_main(argc, argv, kEntries);
+}

@@ -1,0 +1,195 @@
+#include "kernels/ubench/ubench.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace sassim::kernels::ubench {
+namespace {
+
+constexpr std::string_view kKernels[] = {
+    "ubench_l1_lat",         "ubench_l2_lat",           "ubench_mem_lat",
+    "ubench_shared_lat",     "ubench_l1_bw_32f",        "ubench_l1_bw_64f",
+    "ubench_l1_bw_128",      "ubench_l1_bw_32f_unroll", "ubench_l1_bw_32f_unroll_large",
+    "ubench_l2_bw_32f",      "ubench_l2_bw_64f",        "ubench_mem_bw",
+    "ubench_shared_bw",      "ubench_l1_shared_bw",     "ubench_shared_bank_conflicts",
+    "ubench_max_iops_int32",
+};
+
+constexpr uint64_t kClockBytesPerThread = 2 * sizeof(uint64_t);
+
+template <typename T>
+std::vector<uint8_t> bytes_of(const std::vector<T>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+// Value i at index i (as the float or double type T), `count` of them.
+template <typename T>
+std::vector<uint8_t> iota_bytes(uint64_t count) {
+  std::vector<T> values(count);
+  for (uint64_t i = 0; i < count; ++i) values[i] = static_cast<T>(i);
+  return bytes_of(values);
+}
+
+// One thread per CTA for the single-thread kernels, else `threads` x the grid.
+Launch shape(std::string_view kernel, uint32_t blocks, uint32_t threads) {
+  return Launch{.kernel = kernel, .grid = {blocks}, .block = {threads}};
+}
+
+Launch timed(Launch l, uint64_t sink_bytes) {
+  l.add(buffer_arg("clocks", l.threads() * kClockBytesPerThread, Access::kWrite));
+  if (sink_bytes != 0) l.add(buffer_arg("sink", l.threads() * sink_bytes, Access::kWrite));
+  return l;
+}
+
+}  // namespace
+
+std::span<const std::string_view> kernels() {
+  return kKernels;
+}
+
+bool is_kernel(std::string_view kernel) {
+  return std::find(std::begin(kKernels), std::end(kKernels), kernel) != std::end(kKernels);
+}
+
+Problem parse_problem(std::string_view kernel, ParamValues values) {
+  if (!is_kernel(kernel)) {
+    throw std::invalid_argument("unknown microbenchmark kernel '" + std::string(kernel) + "'");
+  }
+  Problem p;
+  if (kernel == "ubench_l2_bw_32f" || kernel == "ubench_l2_bw_64f") {
+    require_at_most(values, 1, kernel);
+    p.blocks = param_u32(values, 0, 80, "BLOCKS");
+  } else if (kernel == "ubench_mem_bw") {
+    require_at_most(values, 2, kernel);
+    p.blocks = param_u32(values, 0, 80, "BLOCKS");
+    p.size = param_u32(values, 1, 2 * 6 * 1024 * 1024 / 4, "FLOATS");
+    require_multiple(p.size, 4, "FLOATS");
+  } else if (kernel == "ubench_mem_lat") {
+    require_at_most(values, 2, kernel);
+    p.blocks = param_u32(values, 0, 80, "BLOCKS");
+    p.size = param_u32(values, 1, 2 * 6 * 1024 * 1024 / 8, "ENTRIES");
+    if (p.size < 2 * kMemLatChasers) throw std::invalid_argument("ENTRIES must be at least 8");
+  } else if (kernel == "ubench_shared_bank_conflicts") {
+    require_at_most(values, 1, kernel);
+    p.size = param_u32(values, 0, 1, "VARIANT");
+    if (p.size > 2) {
+      throw std::invalid_argument("VARIANT: expected 1 (tile[32][32]) or 2 (tile[32][33]), found " +
+                                  std::to_string(p.size));
+    }
+  } else {
+    require_at_most(values, 0, kernel);
+  }
+  return p;
+}
+
+Launch launch(std::string_view kernel, const Problem& p) {
+  const uint64_t u64 = sizeof(uint64_t);
+  const uint64_t f32 = sizeof(float);
+  if (kernel == "ubench_l1_lat" || kernel == "ubench_l2_lat") {
+    const bool l1 = kernel == "ubench_l1_lat";
+    Launch l = shape(kernel, 1, l1 ? kL1BwThreads : 1);
+    l.add(buffer_arg("ring", (l1 ? kL1LatEntries : kL2LatEntries) * u64, Access::kReadWrite));
+    return timed(l, u64);
+  }
+  if (kernel == "ubench_mem_lat") {
+    Launch l = shape(kernel, p.blocks, 1024);
+    l.add(buffer_arg("ring", p.size * u64, Access::kReadWrite)).add(u32_arg("entries", p.size));
+    return timed(l, u64);
+  }
+  if (kernel == "ubench_shared_lat") return timed(shape(kernel, 1, 1), u64);
+  if (kernel == "ubench_l1_bw_64f") {
+    Launch l = shape(kernel, 1, kL1BwThreads);
+    // 32 doubles of slack: the second load of the last window reads past the wrap.
+    l.add(buffer_arg("array", (kL1BwDoubles + 32) * sizeof(double), Access::kRead));
+    return timed(l, sizeof(double));
+  }
+  if (kernel == "ubench_l1_bw_32f" || kernel == "ubench_l1_bw_128" ||
+      kernel == "ubench_l1_bw_32f_unroll" || kernel == "ubench_l1_bw_32f_unroll_large") {
+    const bool large = kernel == "ubench_l1_bw_32f_unroll_large";
+    Launch l = shape(kernel, 1, kL1BwThreads);
+    // ubench_l1_bw_32f reads up to 96 floats past its wrap.
+    const uint64_t floats =
+        large ? kL1BwLargeFloats : kL1BwFloats + (kernel == "ubench_l1_bw_32f" ? 96 : 0);
+    l.add(buffer_arg("array", floats * f32, Access::kRead));
+    return timed(l, f32);
+  }
+  if (kernel == "ubench_l2_bw_32f" || kernel == "ubench_l2_bw_64f") {
+    const uint64_t element = kernel == "ubench_l2_bw_32f" ? f32 : sizeof(double);
+    Launch l = shape(kernel, p.blocks, kL2BwThreads);
+    const uint64_t elements = l.threads() + uint64_t{kL2BwRepeats} * 32;
+    l.add(buffer_arg("array", elements * element, Access::kRead));
+    return timed(l, element);
+  }
+  if (kernel == "ubench_mem_bw") {
+    Launch l = shape(kernel, p.blocks, kMemBwThreads);
+    const uint64_t bytes = uint64_t{p.size} * f32;
+    l.add(buffer_arg("a", bytes, Access::kRead))
+        .add(buffer_arg("b", bytes, Access::kRead))
+        .add(buffer_arg("c", bytes, Access::kWrite))
+        .add(buffer_arg("d", bytes, Access::kRead))
+        .add(buffer_arg("e", bytes, Access::kRead))
+        .add(buffer_arg("f", bytes, Access::kRead))
+        .add(u32_arg("floats", p.size));
+    return timed(l, 0);
+  }
+  if (kernel == "ubench_shared_bw") return timed(shape(kernel, 1, 1024), sizeof(uint32_t));
+  if (kernel == "ubench_l1_shared_bw") {
+    Launch l = shape(kernel, 1, 1024);
+    l.add(buffer_arg("ring", kL1SharedRingWords * sizeof(uint32_t), Access::kRead));
+    return timed(l, sizeof(uint32_t));
+  }
+  if (kernel == "ubench_shared_bank_conflicts") {
+    constexpr uint32_t tiles = kBankMatrix / kBankTile;
+    Launch l{.kernel = kernel, .grid = {tiles, tiles}, .block = {kBankTile, kBankRows}};
+    const uint64_t bytes = uint64_t{kBankMatrix} * kBankMatrix * f32;
+    l.add(buffer_arg("in", bytes, Access::kRead))
+        .add(buffer_arg("out", bytes, Access::kWrite))
+        .add(u32_arg("width", kBankMatrix))
+        .add(u32_arg("tile_pitch", p.size == 2 ? kBankTile + 1 : kBankTile));
+    return l;
+  }
+  if (kernel == "ubench_max_iops_int32") {
+    Launch l = shape(kernel, 1, kIopsThreads);
+    l.add(u32_arg("a", 3)).add(u32_arg("b", 5));
+    return timed(l, sizeof(uint32_t));
+  }
+  throw std::invalid_argument("unknown microbenchmark kernel '" + std::string(kernel) + "'");
+}
+
+Launch describe_launch(std::string_view kernel, ParamValues values) {
+  return launch(kernel, parse_problem(kernel, values));
+}
+
+std::vector<uint8_t> initial_contents(const Launch& l, uint32_t arg_index) {
+  const Arg& arg = l.arguments()[arg_index];
+  if (arg.kind != ArgKind::kBuffer || arg.access == Access::kWrite) return {};
+  if (arg.name == "array") {
+    return l.kernel == "ubench_l1_bw_64f" || l.kernel == "ubench_l2_bw_64f"
+               ? iota_bytes<double>(arg.size_bytes / sizeof(double))
+               : iota_bytes<float>(arg.size_bytes / sizeof(float));
+  }
+  if (l.kernel == "ubench_mem_bw" || l.kernel == "ubench_shared_bank_conflicts") {
+    return iota_bytes<float>(arg.size_bytes / sizeof(float));
+  }
+  if (l.kernel == "ubench_l1_shared_bw") {
+    // Index ring: entry i holds (i + stride + 1) mod size.
+    std::vector<uint32_t> ring(kL1SharedRingWords);
+    for (uint32_t i = 0; i < kL1SharedRingWords; ++i) {
+      ring[i] = (i + kL1SharedRingStride + 1) % kL1SharedRingWords;
+    }
+    return bytes_of(ring);
+  }
+  return {};  // address rings: built by the kernel itself
+}
+
+void transpose_reference(std::span<const float> in, std::span<float> out) {
+  for (uint32_t y = 0; y < kBankMatrix; ++y) {
+    for (uint32_t x = 0; x < kBankMatrix; ++x) out[x * kBankMatrix + y] = in[y * kBankMatrix + x];
+  }
+}
+
+}  // namespace sassim::kernels::ubench

@@ -1,0 +1,88 @@
+// The microbenchmarks whose real-GPU cycles and warp-instruction counts the project
+// holds (the Accel-Sim GPU_Microbenchmark runs recorded on QV100, A100 and H100:
+// docs/UBENCH.md). The kernels are this project's own (latency.cu, bandwidth.cu,
+// shared.cu here); this header gives their constants (shared with the CUDA sources),
+// launches and host-side inputs, so that SASS execution needs no GPU.
+//
+// Every kernel but shared_bank_conflicts writes `clocks`: clock64() before and after its
+// timed part, two 64-bit values per thread. `sink` outputs keep loaded values alive; they are not
+// checked.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "kernels/launch.h"
+#include "kernels/params.h"
+
+namespace sassim::kernels::ubench {
+
+// Latency: pointer chases.
+inline constexpr uint32_t kL1LatEntries = 4096;  // ring of 64-bit addresses, 32 KiB
+inline constexpr uint32_t kL1LatSteps = 256;     // per thread, every thread of the CTA
+inline constexpr uint32_t kL2LatEntries = 4096;  // 32 KiB, one thread
+inline constexpr uint32_t kL2LatSteps = 32768;
+inline constexpr uint32_t kMemLatChasers = 4;                 // threads 0-3: one 32-byte sector
+inline constexpr uint32_t kMemLatLoads = 32768;               // the chasers' loads together
+inline constexpr uint32_t kSharedLatEntries = 48 * 1024 / 8;  // 64-bit ring, 48 KiB
+inline constexpr uint32_t kSharedLatSteps = 2048;
+
+// L1 bandwidth: one CTA of 1024 threads over an L1-resident array.
+inline constexpr uint32_t kL1BwThreads = 1024;
+inline constexpr uint32_t kL1BwFloats = 16384;  // 32f, 128, 32f_unroll
+inline constexpr uint32_t kL1BwDoubles = 8192;  // 64f
+inline constexpr uint32_t kL1BwRepeats = 4096;
+inline constexpr uint32_t kL1Bw64Repeats = 256;
+inline constexpr uint32_t kL1BwLargeWarmFloats = 32768;
+inline constexpr uint32_t kL1BwLargeFloats = kL1BwThreads + kL1BwRepeats * 32;
+
+// L2 bandwidth: one CTA of 1024 threads per SM, L1 bypassed (ld.global.cg).
+inline constexpr uint32_t kL2BwThreads = 1024;
+inline constexpr uint32_t kL2BwRepeats = 2048;
+
+// DRAM bandwidth: one CTA of 1024 threads per SM, float4 grid-stride loop.
+inline constexpr uint32_t kMemBwThreads = 1024;
+
+// Shared memory.
+inline constexpr uint32_t kSharedBwWords = 32 * 1024 / 4;
+inline constexpr uint32_t kSharedBwSteps = 4096;
+inline constexpr uint32_t kL1SharedWords = 48 * 1024 / 4;  // the shared ring
+inline constexpr uint32_t kL1SharedRingWords = 16384;      // the L1 ring (64 KiB)
+inline constexpr uint32_t kL1SharedRingStride = 1024;
+inline constexpr uint32_t kL1SharedSteps = 4096;
+inline constexpr uint32_t kBankMatrix = 512;  // shared_bank_conflicts: 512 x 512 transpose
+inline constexpr uint32_t kBankTile = 32;
+inline constexpr uint32_t kBankRows = 8;
+
+// Integer throughput: 4 dependent multiply-adds per iteration.
+inline constexpr uint32_t kIopsThreads = 1024;
+inline constexpr uint32_t kIopsSteps = 1024;
+
+// The kernels' extern "C" names.
+std::span<const std::string_view> kernels();
+bool is_kernel(std::string_view kernel);
+
+// The problem a suite line's values describe. Values by kernel:
+//   ubench_l2_bw_32f, ubench_l2_bw_64f  BLOCKS (one per SM)
+//   ubench_mem_bw                       BLOCKS FLOATS (per array; a multiple of 4)
+//   ubench_mem_lat                      BLOCKS ENTRIES (64-bit ring entries, >= 8)
+//   ubench_shared_bank_conflicts        1 (tile[32][32], conflicts) or 2 (tile[32][33])
+//   the others                          none (their shape is fixed)
+struct Problem {
+  uint32_t blocks = 1;
+  uint32_t size = 0;  // FLOATS, ENTRIES or the bank-conflict variant
+};
+Problem parse_problem(std::string_view kernel, ParamValues values);
+Launch launch(std::string_view kernel, const Problem& p);
+Launch describe_launch(std::string_view kernel, ParamValues values);
+
+// The bytes buffer argument `arg_index` of `launch` holds before the kernel runs
+// (empty: zero-filled; pointer rings built in the kernel from device addresses are).
+std::vector<uint8_t> initial_contents(const Launch& launch, uint32_t arg_index);
+
+// shared_bank_conflicts computes out = in^T over the 512 x 512 matrix.
+void transpose_reference(std::span<const float> in, std::span<float> out);
+
+}  // namespace sassim::kernels::ubench

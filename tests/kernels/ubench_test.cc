@@ -1,0 +1,110 @@
+// The microbenchmarks' suite list (kernels/ubench/suite.txt), launches and host inputs.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/suite.h"
+#include "kernels/ubench/ubench.h"
+
+namespace sassim::kernels {
+namespace {
+
+using Values = std::vector<std::string_view>;
+
+const std::filesystem::path kUbenchSuite =
+    std::filesystem::path(SASSIM_SOURCE_DIR) / "kernels" / "ubench" / "suite.txt";
+
+TEST(UbenchTest, EveryLineDescribesALaunchAndEveryKernelRuns) {
+  const auto entries = read_suite(kUbenchSuite);
+  ASSERT_EQ(entries.size(), 25U);  // 17 runs, 4 of them once per GPU
+  std::set<std::string> names, kernels;
+  for (const SuiteEntry& entry : entries) {
+    SCOPED_TRACE("ubench/suite.txt:" + std::to_string(entry.line) + " " + entry.name);
+    EXPECT_TRUE(names.insert(entry.name).second) << "duplicate name";
+    EXPECT_EQ(entry.binary.rfind("kernels/ubench/", 0), 0U);
+    EXPECT_TRUE(ubench::is_kernel(entry.kernel));
+    // Through the suite's describe_launch, as the SASS executor calls it.
+    const Launch launch = describe_launch(entry);
+    EXPECT_EQ(launch.kernel, entry.kernel);
+    EXPECT_LE(launch.block.count(), 1024U);
+    for (const Arg& arg : launch.arguments()) EXPECT_GT(arg.size_bytes, 0U) << arg.name;
+    kernels.insert(entry.kernel);
+  }
+  EXPECT_EQ(kernels.size(), ubench::kernels().size());
+}
+
+TEST(UbenchTest, LaunchesFollowTheRecord) {
+  const Launch mem_bw = describe_launch("ubench_mem_bw", Values{"108", "20971520"});
+  EXPECT_EQ(mem_bw.grid.x, 108U);
+  EXPECT_EQ(mem_bw.block.x, 1024U);
+  ASSERT_EQ(mem_bw.arguments().size(), 8U);
+  EXPECT_EQ(mem_bw.arguments()[0].size_bytes, 20971520U * 4);
+  EXPECT_EQ(mem_bw.arguments()[2].access, Access::kWrite);  // c
+  EXPECT_EQ(mem_bw.arguments()[6].value_bits, 20971520U);
+  EXPECT_EQ(mem_bw.arguments()[7].size_bytes, 108U * 1024 * 16);  // clocks
+
+  const Launch l2 = describe_launch("ubench_l2_bw_64f", Values{"80"});
+  EXPECT_EQ(l2.arguments()[0].size_bytes, (80U * 1024 + 2048 * 32) * 8);
+
+  const Launch padded = describe_launch("ubench_shared_bank_conflicts", Values{"2"});
+  EXPECT_EQ(padded.grid.x, 16U);
+  EXPECT_EQ(padded.grid.y, 16U);
+  EXPECT_EQ(padded.block.y, 8U);
+  EXPECT_EQ(padded.arguments()[3].value_bits, 33U);
+  EXPECT_EQ(describe_launch("ubench_shared_bank_conflicts", Values{"1"}).arguments()[3].value_bits,
+            32U);
+
+  EXPECT_EQ(describe_launch("ubench_shared_lat", Values{}).block.x, 1U);
+  EXPECT_EQ(describe_launch("ubench_l2_lat", Values{}).threads(), 1U);
+  EXPECT_EQ(describe_launch("ubench_l1_lat", Values{}).arguments()[0].size_bytes,
+            ubench::kL1LatEntries * 8U);
+}
+
+TEST(UbenchTest, BadValuesAreErrors) {
+  EXPECT_THROW(describe_launch("ubench_l1_lat", Values{"1"}), std::invalid_argument);
+  EXPECT_THROW(describe_launch("ubench_mem_bw", Values{"80", "10"}), std::invalid_argument);
+  EXPECT_THROW(describe_launch("ubench_mem_lat", Values{"1", "4"}), std::invalid_argument);
+  EXPECT_THROW(describe_launch("ubench_nope", Values{}), std::invalid_argument);
+  try {
+    describe_launch("ubench_shared_bank_conflicts", Values{"3"});
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_STREQ(error.what(), "VARIANT: expected 1 (tile[32][32]) or 2 (tile[32][33]), found 3");
+  }
+}
+
+TEST(UbenchTest, HostInputs) {
+  const Launch l1_shared = describe_launch("ubench_l1_shared_bw", Values{});
+  const std::vector<uint8_t> ring = ubench::initial_contents(l1_shared, 0);
+  ASSERT_EQ(ring.size(), l1_shared.arguments()[0].size_bytes);
+  uint32_t entry = 0;
+  std::memcpy(&entry, ring.data() + 4 * 16383, 4);
+  EXPECT_EQ(entry, (16383U + 1024 + 1) % 16384);
+  EXPECT_TRUE(ubench::initial_contents(l1_shared, 1).empty());  // clocks: written
+
+  const Launch bw64 = describe_launch("ubench_l1_bw_64f", Values{});
+  const std::vector<uint8_t> array = ubench::initial_contents(bw64, 0);
+  ASSERT_EQ(array.size(), (ubench::kL1BwDoubles + 32) * 8U);
+  double value = 0;
+  std::memcpy(&value, array.data() + 8 * 5, 8);
+  EXPECT_EQ(value, 5.0);
+
+  // Address rings are built by the kernels themselves.
+  EXPECT_TRUE(ubench::initial_contents(describe_launch("ubench_l2_lat", Values{}), 0).empty());
+}
+
+TEST(UbenchTest, TransposeReference) {
+  std::vector<float> in(ubench::kBankMatrix * ubench::kBankMatrix), out(in.size());
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i);
+  ubench::transpose_reference(in, out);
+  EXPECT_EQ(out[1], in[512]);
+  EXPECT_EQ(out[3 * 512 + 7], in[7 * 512 + 3]);
+}
+
+}  // namespace
+}  // namespace sassim::kernels
