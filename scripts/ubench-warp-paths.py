@@ -44,7 +44,9 @@ def lines(arch):
     # Thread 0 builds the ring (the others skip it: #1), then every warp chases.
     emit("ubench_l1_lat", 1)
     emit("ubench_l1_lat", 31, "#1=taken")
-    emit("ubench_l2_lat", 1)
+    # One warp links the ring: 128 entries a lane, no remainder (#2), 32 x 4 (#5); lanes
+    # 1-31 leave, lane 0 chases (counted).
+    emit("ubench_l2_lat", 1, "#2=taken", "#5=31")
     # Every thread links ring entries (#2: grid-stride); all warps but warp 0 of the last
     # CTA leave (#3); threads 0-3 there chase 8191 times: 15 in the remainder loop (#5),
     # then 511 x 16 (#7).

@@ -8,10 +8,9 @@ using namespace sassim::kernels::ubench;
 namespace {
 
 // Unrolling (docs/UBENCH.md: chosen so that the warp-instruction counts match the record).
-constexpr uint32_t kL1LatRingUnroll = 4;
+constexpr uint32_t kL1LatRingUnroll = 14;
 constexpr uint32_t kL1LatUnroll = 4;
-constexpr uint32_t kL2LatRingUnroll = 4;
-constexpr uint32_t kL2LatUnroll = 8;
+constexpr uint32_t kL2LatUnroll = 4;
 constexpr uint32_t kMemLatUnroll = 16;
 
 // Thread 0 links ring[i] to ring[i + 1], the last entry back to the first. The addresses
@@ -27,9 +26,16 @@ __device__ __forceinline__ void build_ring(uint64_t* ring, uint32_t entries) {
   ring[entries - 1] = reinterpret_cast<uint64_t>(ring);
 }
 
+// The 32 lanes of a warp link ring[i] to ring[i + 1] (entries: a power of two).
+__device__ __forceinline__ void link_ring(uint64_t* ring, uint32_t entries, uint32_t lane) {
+  for (uint32_t i = lane; i < entries; i += 32) {
+    ring[i] = reinterpret_cast<uint64_t>(ring + ((i + 1) & (entries - 1)));
+  }
+}
+
 }  // namespace
 
-// L1 hits: thread 0 builds a 64 KiB ring, then every thread of the CTA chases it from
+// L1 hits: thread 0 builds a 32 KiB ring, then every thread of the CTA chases it from
 // its own entry with ld.global.ca.
 extern "C" __global__ void ubench_l1_lat(uint64_t* ring, unsigned long long* clocks,
                                          uint64_t* sink) {
@@ -45,10 +51,13 @@ extern "C" __global__ void ubench_l1_lat(uint64_t* ring, unsigned long long* clo
   sink[tid] = p;
 }
 
-// L2 hits: one thread, ld.global.cg (L1 bypassed), 32768 dependent loads.
+// L2 hits: one warp links the ring, lane 0 chases it with ld.global.cg (L1 bypassed),
+// 32768 dependent loads.
 extern "C" __global__ void ubench_l2_lat(uint64_t* ring, unsigned long long* clocks,
                                          uint64_t* sink) {
-  build_ring<kL2LatRingUnroll>(ring, kL2LatEntries);
+  link_ring(ring, kL2LatEntries, threadIdx.x);
+  __syncwarp();
+  if (threadIdx.x != 0) return;
   uint64_t p = load_cg(ring);
   const unsigned long long start = clock_now();
 #pragma unroll kL2LatUnroll

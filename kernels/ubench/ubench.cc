@@ -91,7 +91,7 @@ Launch launch(std::string_view kernel, const Problem& p) {
   const uint64_t f32 = sizeof(float);
   if (kernel == "ubench_l1_lat" || kernel == "ubench_l2_lat") {
     const bool l1 = kernel == "ubench_l1_lat";
-    Launch l = shape(kernel, 1, l1 ? kL1BwThreads : 1);
+    Launch l = shape(kernel, 1, l1 ? kL1BwThreads : 32);
     l.add(buffer_arg("ring", (l1 ? kL1LatEntries : kL2LatEntries) * u64, Access::kReadWrite));
     return timed(l, u64);
   }

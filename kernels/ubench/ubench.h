@@ -22,7 +22,7 @@ namespace sassim::kernels::ubench {
 // Latency: pointer chases.
 inline constexpr uint32_t kL1LatEntries = 4096;  // ring of 64-bit addresses, 32 KiB
 inline constexpr uint32_t kL1LatSteps = 256;     // per thread, every thread of the CTA
-inline constexpr uint32_t kL2LatEntries = 4096;  // 32 KiB, one thread
+inline constexpr uint32_t kL2LatEntries = 4096;  // 32 KiB: one warp links, lane 0 chases
 inline constexpr uint32_t kL2LatSteps = 32768;
 inline constexpr uint32_t kMemLatChasers = 4;                 // threads 0-3: one 32-byte sector
 inline constexpr uint32_t kMemLatLoads = 32768;               // the chasers' loads together

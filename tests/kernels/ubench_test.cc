@@ -60,7 +60,7 @@ TEST(UbenchTest, LaunchesFollowTheRecord) {
             32U);
 
   EXPECT_EQ(describe_launch("ubench_shared_lat", Values{}).block.x, 1U);
-  EXPECT_EQ(describe_launch("ubench_l2_lat", Values{}).threads(), 1U);
+  EXPECT_EQ(describe_launch("ubench_l2_lat", Values{}).threads(), 32U);  // one warp
   EXPECT_EQ(describe_launch("ubench_l1_lat", Values{}).arguments()[0].size_bytes,
             ubench::kL1LatEntries * 8U);
 }
