@@ -100,7 +100,7 @@ class WarpgroupMmaPipe {
 
   std::uint32_t groups_per_cta_;
   std::vector<Group> groups_;
-  std::uint64_t free_cycle_ = 0;    // next cycle the tensor units accept an operation
+  std::uint64_t free_cycle_ = 0;  // next cycle the tensor units accept an operation
   memsys::SmMemoryPort* port_ = nullptr;
   std::uint32_t shared_bytes_per_cycle_ = 0;
   std::uint64_t operations_ = 0, busy_cycles_ = 0, shared_bytes_ = 0;
