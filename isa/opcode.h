@@ -55,7 +55,8 @@ enum class ControlKind : std::uint8_t {
   kBarrierSync,    // BAR.SYNC / BAR (waits for the CTA)
   kBarrierArrive,  // BAR.ARV (arrives without waiting)
   kBranch,         // BRA, BRX, JMP, CALL, RET, ...
-  kConvergence,    // BSSY, BSYNC, WARPSYNC, SSY, SYNC, BMOV
+  kConvergence,    // BSSY, BSYNC, SSY, SYNC, BMOV
+  kWarpSync,       // WARPSYNC (its own cost: sim/control_flow.h)
   kMemoryBarrier,  // MEMBAR, FENCE, ERRBAR, CCTL
   kDependency,     // DEPBAR, LDGDEPBAR (asynchronous-copy group bookkeeping)
   kWarpgroupWait,  // WARPGROUP.DEPBAR: waits for the warpgroup's matrix operations

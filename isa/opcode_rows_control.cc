@@ -41,7 +41,7 @@ constexpr OpcodeRow kRows[] = {
     ctl("BSSY", C::kConvergence, kVoltaOn),
     ctl("BSYNC", C::kConvergence, kVoltaOn),
     ctl("ENDCOLLECTIVE", C::kConvergence, kHopper),
-    ctl("WARPSYNC", C::kConvergence, kVoltaOn),
+    ctl("WARPSYNC", C::kWarpSync, kVoltaOn),
     // Convergence: the Pascal call/return/reconvergence (CRS) stack.
     ctl("BRK", C::kConvergence, kPascal),
     ctl("CONT", C::kConvergence, kPascal),

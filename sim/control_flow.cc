@@ -19,10 +19,15 @@ ControlFlowCosts::ControlFlowCosts(const config::SmConfig& sm)
       convergence_(sm.control_flow().convergence_cycles()),
       warpsync_(sm.control_flow().warpsync_cycles()) {}
 
-std::uint32_t ControlFlowCosts::issue_delay(const isa::DecodedOpcode& op, isa::Arch arch) const {
-  if (op.control != isa::ControlKind::kConvergence) return 1;
-  const bool warpsync = isa::OpcodeTable::get(arch).mnemonic(op.id) == "WARPSYNC";
-  return std::max<std::uint32_t>(warpsync ? warpsync_ : convergence_, 1);
+std::uint32_t ControlFlowCosts::issue_delay(const isa::DecodedOpcode& op) const {
+  switch (op.control) {
+    case isa::ControlKind::kConvergence:
+      return std::max<std::uint32_t>(convergence_, 1);
+    case isa::ControlKind::kWarpSync:
+      return std::max<std::uint32_t>(warpsync_, 1);
+    default:
+      return 1;
+  }
 }
 
 }  // namespace sassim::sim

@@ -32,7 +32,7 @@ class ControlFlowCosts {
   std::uint32_t branch_resolve_cycles() const { return branch_resolve_; }
   // Cycles from the issue of a reconvergence instruction to the warp's next issue
   // (at least 1: the next cycle).
-  std::uint32_t issue_delay(const isa::DecodedOpcode& op, isa::Arch arch) const;
+  std::uint32_t issue_delay(const isa::DecodedOpcode& op) const;
 
  private:
   std::uint32_t branch_resolve_, convergence_, warpsync_;

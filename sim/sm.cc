@@ -208,7 +208,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
                             next_sequential_pc(arch, si.pc)) {
       redirect = cycle + std::max<std::uint32_t>(control_costs_.branch_resolve_cycles(), 1);
     }
-    next_issue = cycle + control_costs_.issue_delay(si.op, arch);
+    next_issue = cycle + control_costs_.issue_delay(si.op);
   }
   frontend_.issued(slot, cycle, redirect);
 

@@ -84,9 +84,11 @@ TEST(OpcodeClass, ControlKinds) {
     EXPECT_EQ(decode(op).control, ControlKind::kBranch) << op;
     EXPECT_EQ(decode(op).unit, UnitClass::kBranch) << op;
   }
-  for (std::string_view op : {"BSSY", "BSYNC", "WARPSYNC", "BMOV.32.CLEAR", "BREAK"}) {
+  for (std::string_view op : {"BSSY", "BSYNC", "BMOV.32.CLEAR", "BREAK"}) {
     EXPECT_EQ(decode(op).control, ControlKind::kConvergence) << op;
   }
+  EXPECT_EQ(decode("WARPSYNC").control, ControlKind::kWarpSync);
+  EXPECT_EQ(decode("WARPSYNC.ALL").control, ControlKind::kWarpSync);
   for (std::string_view op : {"SSY", "SYNC", "PBK", "BRK"}) {
     EXPECT_EQ(decode(op, Arch::kSm61).control, ControlKind::kConvergence) << op;
   }
