@@ -15,6 +15,7 @@
 #include "kernels/sgemm.h"
 #include "kernels/stream.h"
 #include "kernels/transpose.h"
+#include "kernels/ubench/ubench.h"
 #include "kernels/values.h"
 #include "kernels/vector_add.h"
 
@@ -99,6 +100,11 @@ void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuf
     fill_halves(b, 0, 1);
     fill_halves(b, 1, 2);
     fill_halves(b, 2, 3);
+  } else if (k::ubench::is_kernel(name)) {
+    for (uint32_t i = 0; i < launch.arguments().size(); ++i) {
+      std::vector<uint8_t> init = k::ubench::initial_contents(launch, i);
+      if (!init.empty()) write_as(b.arg(i), init);
+    }
   } else {
     throw Error(
         fmt::format("capture has no inputs for kernel {}: expected one of the suite's "
