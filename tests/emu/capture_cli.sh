@@ -26,9 +26,9 @@ expect 1 "HGMMA" -- "$sassim" capture bf16_gemm_wgmma --listing "$listings/sm_90
 
 # An instruction the executor does not implement names the file, line, PC and opcode.
 mkdir -p "$work/sm_80"
-sed 's/FADD R9, R4, R3 ;/DADD R8, R4, R2 ;/' "$listings/sm_80/vectoradd.sass" \
+sed 's/FADD R9, R4, R3 ;/DMNMX R8, R4, R2 ;/' "$listings/sm_80/vectoradd.sass" \
   >"$work/sm_80/vectoradd.sass"
-expect 1 "vectoradd.sass:[0-9]+: PC 0x00d0: DADD: unsupported opcode DADD" -- \
+expect 1 "vectoradd.sass:[0-9]+: PC 0x00d0: DMNMX: unsupported opcode DMNMX" -- \
   "$sassim" capture vectoradd 256 --listing "$work/sm_80"
 
 finish

@@ -92,12 +92,12 @@ TEST(EmuControl, BarrierOrdersSharedMemoryBetweenWarps) {
 
 TEST(EmuControl, UnsupportedOpcodeNamesOpcodeLineAndPc) {
   Rig rig;
-  rig.add("MOV", {R(0), I(1)}).add("DMUL", {R(2), R(0), R(0)}).add("EXIT", {});
+  rig.add("MOV", {R(0), I(1)}).add("DMNMX", {R(2), R(0), R(0)}).add("EXIT", {});
   try {
     rig.run();
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "test.sass:101: PC 0x0010: DMUL: unsupported opcode DMUL");
+    EXPECT_STREQ(e.what(), "test.sass:101: PC 0x0010: DMNMX: unsupported opcode DMNMX");
   }
 }
 

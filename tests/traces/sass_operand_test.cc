@@ -85,6 +85,11 @@ TEST(SassOperand, ConstantsAndAddresses) {
   Operand x4 = parsed("[R14.X4+0x60]");
   EXPECT_EQ(x4.mem.scale, 4U);
   EXPECT_EQ(x4.mem.offset, 0x60);
+  Operand x8 = parsed("[R2.X8+-0x8]");
+  EXPECT_EQ(x8.mem.scale, 8U);
+  EXPECT_EQ(x8.mem.offset, -0x8);
+  EXPECT_TRUE(x8.suffixes.empty());
+  EXPECT_EQ(parsed("[R3.X16]").mem.scale, 16U);
   Operand d = parsed("desc[UR4][R2.64+0x4]");
   EXPECT_EQ(d.mem.descriptor, 4U);
   EXPECT_TRUE(d.mem.reg.wide);

@@ -28,7 +28,7 @@ struct DeviceBuffers {
 };
 
 // Constant bank 0 of a launch: block and grid dimensions, the stack top, and the
-// parameters from 0x160 (sm_80..sm_89) or 0x210 (sm_90).
+// parameters from 0x160 (sm_70..sm_89) or 0x210 (sm_90).
 ConstBank make_const_bank(const kernels::Launch& launch, const DeviceBuffers& buffers,
                           int sm_version);
 

@@ -2,6 +2,7 @@
 // bank 0 folded in), predicates, addresses and branch targets.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -45,10 +46,18 @@ bool is_fp_op(Op op) {
     case Op::kHfma2:
     case Op::kHadd2:
     case Op::kHmul2:
+    case Op::kDadd:
+    case Op::kDmul:
+    case Op::kDfma:
+    case Op::kDsetp:
       return true;
     default:
       return false;
   }
+}
+
+bool is_fp64_op(Op op) {
+  return op == Op::kDadd || op == Op::kDmul || op == Op::kDfma || op == Op::kDsetp;
 }
 
 template <typename M>
@@ -117,7 +126,12 @@ class Decoder {
       case OperandKind::kImmInt: {
         v.kind = SrcKind::kImm;
         const bool hex = o.text.find("0x") != std::string::npos;
-        if (is_fp_op(inst.op) && !hex) {
+        if (is_fp64_op(inst.op)) {
+          // An FP64 immediate: a decimal value, or in hex the high word (the encoding's 32 bits).
+          v.imm =
+              hex ? static_cast<uint64_t>(o.imm) << 32
+                  : std::bit_cast<uint64_t>(o.fimm != 0.0 ? o.fimm : static_cast<double>(o.imm));
+        } else if (is_fp_op(inst.op) && !hex) {
           v.imm = std::bit_cast<uint32_t>(
               static_cast<float>(o.fimm != 0.0 ? o.fimm : static_cast<double>(o.imm)));
         } else {
@@ -129,6 +143,10 @@ class Decoder {
         if (!is_fp_op(inst.op))
           fail(s, fmt::format("float immediate {} of an integer operation", o.text));
         v.kind = SrcKind::kImm;
+        if (is_fp64_op(inst.op)) {
+          v.imm = std::isnan(o.fimm) ? 0x7fffffffffffffffULL : std::bit_cast<uint64_t>(o.fimm);
+          break;
+        }
         float f = static_cast<float>(o.fimm);
         if (std::isnan(o.fimm)) f = std::bit_cast<float>(0x7fffffffU);
         v.imm = std::bit_cast<uint32_t>(f);
@@ -179,6 +197,10 @@ class Decoder {
     detail::OpShape shape;
     if (std::string err = detail::decode_opcode(s, inst, shape); !err.empty()) fail(s, err);
     const bool uniform = (inst.flags & flag::kUniform) != 0;
+    const bool extended =
+        (inst.op == Op::kLdg || inst.op == Op::kStg || inst.op == Op::kAtomg ||
+         inst.op == Op::kRed) &&
+        std::find(s.modifiers.begin(), s.modifiers.end(), "E") != s.modifiers.end();
     std::vector<std::string> dsts;
     std::vector<std::string> srcs;
     size_t i = 0;
@@ -213,12 +235,19 @@ class Decoder {
           inst.psrc[npsrc++] = {static_cast<uint8_t>(o.reg), o.kind == OperandKind::kUniformPred,
                                 o.negate};
           break;
-        case OperandKind::kMemory:
+        case OperandKind::kMemory: {
           if (nmem == 2) fail(s, "more than two address operands");
-          (nmem++ == 0 ? inst.mem : inst.mem2) = mem_addr(o.mem);
+          if (!o.suffixes.empty())
+            fail(s, fmt::format("unsupported address suffix .{} in {}", o.suffixes[0], o.text));
+          MemAddr& a = nmem++ == 0 ? inst.mem : inst.mem2;
+          a = mem_addr(o.mem);
+          // .E (extended address): the register base is a 64-bit pair even where the
+          // listing does not write .64 (sm_70's "LDG.E.SYS R8, [R8]").
+          if (extended && &a == &inst.mem) a.wide = true;
           if (o.mem.reg.present() && !o.mem.reg.uniform)
             srcs.push_back(fmt::format("R{}", o.mem.reg.index));
           break;
+        }
         case OperandKind::kSpecialReg: {
           auto sr = special_reg(o.name);
           if (!sr) fail(s, fmt::format("unsupported special register {}", o.name));
@@ -287,6 +316,13 @@ class Decoder {
       if (merged.size() > inst.src.size()) fail(s, "too many source operands");
       std::copy(merged.begin(), merged.end(), inst.src.begin());
       inst.nsrc = static_cast<uint8_t>(merged.size());
+    }
+    if (inst.op == Op::kBmov) {
+      // BMOV.32 Rd, Bn reads barrier n (.CLEAR: and clears it); BMOV.32 Bn, Rs writes it.
+      const bool to_barrier = !s.operands.empty() && s.operands[0].kind == OperandKind::kBarrier;
+      if (to_barrier ? inst.nsrc != 1 : inst.nsrc != 0)
+        fail(s, "expected BMOV Rd, Bn or BMOV Bn, Rs");
+      inst.sub2 = to_barrier ? 1 : 0;
     }
     if (inst.op == Op::kIadd3 && inst.nsrc == 2)
       inst.src[2] = Src{SrcKind::kImm, 0, HalfSel::kNone, 0, 0};

@@ -76,6 +76,10 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"F2I", Op::kF2i, Unit::kFp, kR},
     {"F2F", Op::kF2f, Unit::kFp, kR},
     {"FRND", Op::kFrnd, Unit::kFp, kR},
+    {"DADD", Op::kDadd, Unit::kFp64, kR},
+    {"DMUL", Op::kDmul, Unit::kFp64, kR},
+    {"DFMA", Op::kDfma, Unit::kFp64, kR},
+    {"DSETP", Op::kDsetp, Unit::kFp64, kP2},
     {"LDG", Op::kLdg, Unit::kMem, kR},
     {"STG", Op::kStg, Unit::kMem, kNone},
     {"LDS", Op::kLds, Unit::kMem, kR},
@@ -108,6 +112,7 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"CALL", Op::kCall, Unit::kControl, kNone},
     {"RET", Op::kRet, Unit::kControl, kNone},
     {"WARPSYNC", Op::kWarpsync, Unit::kControl, kNone},
+    {"BMOV", Op::kBmov, Unit::kControl, kR},
 });
 
 // Modifiers that change nothing the executor computes (cache, scope and scheduling hints).
@@ -231,11 +236,11 @@ std::string decode_opcode(const Instruction& source, Inst& inst, OpShape& shape)
         return "unsupported modifier ." + mod + " of SHF";
       continue;
     }
-    if ((op == Op::kIsetp || op == Op::kFsetp) && cmp_of(m)) {
+    if ((op == Op::kIsetp || op == Op::kFsetp || op == Op::kDsetp) && cmp_of(m)) {
       inst.sub = static_cast<uint8_t>(*cmp_of(m));
       continue;
     }
-    if ((op == Op::kIsetp || op == Op::kFsetp || op == Op::kPlop3) &&
+    if ((op == Op::kIsetp || op == Op::kFsetp || op == Op::kDsetp || op == Op::kPlop3) &&
         (m == "AND" || m == "OR" || m == "XOR")) {
       inst.sub2 = static_cast<uint8_t>(m == "AND"  ? BoolOp::kAnd
                                        : m == "OR" ? BoolOp::kOr
@@ -244,7 +249,8 @@ std::string decode_opcode(const Instruction& source, Inst& inst, OpShape& shape)
     }
     if ((op == Op::kLop3 || op == Op::kPlop3) && m == "LUT") continue;
     if ((op == Op::kFfma || op == Op::kFadd || op == Op::kFmul || op == Op::kF2fp ||
-         op == Op::kF2f || op == Op::kI2f || op == Op::kF2i || op == Op::kFrnd) &&
+         op == Op::kF2f || op == Op::kI2f || op == Op::kF2i || op == Op::kFrnd || op == Op::kDadd ||
+         op == Op::kDmul || op == Op::kDfma) &&
         (m == "RN" || m == "RZ" || m == "RM" || m == "RP" || m == "TRUNC" || m == "FLOOR" ||
          m == "CEIL")) {
       inst.sub2 = static_cast<uint8_t>(m == "RZ" || m == "TRUNC"   ? Rounding::kRz
@@ -336,6 +342,10 @@ std::string decode_opcode(const Instruction& source, Inst& inst, OpShape& shape)
     }
     if (op == Op::kLds || op == Op::kSts || op == Op::kLdg || op == Op::kStg) {
       if (m == "U") continue;  // LDS.U: a uniform address hint
+    }
+    if (op == Op::kBmov && m == "CLEAR") {
+      inst.flags |= flag::kClear;
+      continue;
     }
     if (op == Op::kP2r || op == Op::kR2p) {
       if (m == "B0" || m == "B1" || m == "B2" || m == "B3") {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstring>
 
 #include "traces/emu/state.h"
@@ -13,6 +14,7 @@ namespace sassim::emu {
 void exec_int(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_int_misc(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_fp(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
+void exec_fp64(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_mem(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_tensor(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 
@@ -118,6 +120,47 @@ inline void write_pred(const Inst& inst, Warp& w, uint8_t row, unsigned lane, bo
 }
 inline bool pval(const Warp& w, const PredSrc& p, unsigned lane) {
   return pred_value(w, p, lane);
+}
+
+// FSETP / DSETP comparisons (the U forms are also true when unordered).
+template <typename T>
+inline bool fp_compare(Cmp cmp, T a, T b) {
+  const bool unordered = std::isnan(a) || std::isnan(b);
+  switch (cmp) {
+    case Cmp::kF:
+      return false;
+    case Cmp::kLt:
+      return a < b;
+    case Cmp::kEq:
+      return a == b;
+    case Cmp::kLe:
+      return a <= b;
+    case Cmp::kGt:
+      return a > b;
+    case Cmp::kNe:
+      return !unordered && a != b;
+    case Cmp::kGe:
+      return a >= b;
+    case Cmp::kT:
+      return true;
+    case Cmp::kNum:
+      return !unordered;
+    case Cmp::kNan:
+      return unordered;
+    case Cmp::kLtu:
+      return unordered || a < b;
+    case Cmp::kEqu:
+      return unordered || a == b;
+    case Cmp::kLeu:
+      return unordered || a <= b;
+    case Cmp::kGtu:
+      return unordered || a > b;
+    case Cmp::kNeu:
+      return unordered || a != b;
+    case Cmp::kGeu:
+      return unordered || a >= b;
+  }
+  return false;
 }
 
 // Three-input logic: bit i of `lut` is the result for (a, b, c) = bits of i (a = 4).

@@ -56,45 +56,6 @@ float fma_op(const Inst& inst, float a, float b, float c) {
   return r;
 }
 
-bool compare_float(Cmp cmp, float a, float b) {
-  const bool unordered = std::isnan(a) || std::isnan(b);
-  switch (cmp) {
-    case Cmp::kF:
-      return false;
-    case Cmp::kLt:
-      return a < b;
-    case Cmp::kEq:
-      return a == b;
-    case Cmp::kLe:
-      return a <= b;
-    case Cmp::kGt:
-      return a > b;
-    case Cmp::kNe:
-      return !unordered && a != b;
-    case Cmp::kGe:
-      return a >= b;
-    case Cmp::kT:
-      return true;
-    case Cmp::kNum:
-      return !unordered;
-    case Cmp::kNan:
-      return unordered;
-    case Cmp::kLtu:
-      return unordered || a < b;
-    case Cmp::kEqu:
-      return unordered || a == b;
-    case Cmp::kLeu:
-      return unordered || a <= b;
-    case Cmp::kGtu:
-      return unordered || a > b;
-    case Cmp::kNeu:
-      return unordered || a != b;
-    case Cmp::kGeu:
-      return unordered || a >= b;
-  }
-  return false;
-}
-
 float mufu(uint8_t fn, float x) {
   switch (fn) {
     case 0:
@@ -249,7 +210,7 @@ void exec_fp(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
           a = ftz(a);
           b = ftz(b);
         }
-        const bool r = compare_float(static_cast<Cmp>(inst.sub), a, b);
+        const bool r = fp_compare(static_cast<Cmp>(inst.sub), a, b);
         const bool c = pval(w, inst.psrc[0], l);
         const auto op = static_cast<BoolOp>(inst.sub2);
         auto comb = [&](bool x) {

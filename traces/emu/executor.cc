@@ -138,6 +138,9 @@ void Executor::run_warp(Warp& w, ExecContext& ctx) {
       case Unit::kFp:
         exec_fp(inst, w, exec, ctx);
         break;
+      case Unit::kFp64:
+        exec_fp64(inst, w, exec, ctx);
+        break;
       case Unit::kMem:
         exec_mem(inst, w, exec, ctx);
         w.trace.back().addr_count = static_cast<uint32_t>(w.addrs.size()) - addr_begin;
@@ -280,6 +283,18 @@ void Executor::control(const Inst& inst, uint32_t index, Warp& w, uint32_t group
       release_waiting(w);
       maybe_converge(w);
       return;
+    case Op::kBmov: {
+      uint32_t& barrier = w.bssy[inst.sub & 15U];
+      if (inst.sub2 != 0) {
+        if (exec != 0) barrier = raw(w, inst.src[0], static_cast<unsigned>(std::countr_zero(exec)));
+      } else {
+        const uint32_t value = barrier;
+        for_lanes(exec, [&](unsigned l) { w.reg(inst.dst[0], l) = value; });
+        if ((inst.flags & flag::kClear) != 0 && exec != 0) barrier = 0;
+      }
+      advance(w, group, index + 1);
+      return;
+    }
     case Op::kBar:
       w.at_barrier = exec != 0;
       advance(w, group, index + 1);

@@ -27,7 +27,7 @@ inline constexpr uint8_t kPredTrue = 7;
 inline constexpr uint8_t kPredScratch = 8;
 inline constexpr uint8_t kPredRows = 9;
 
-enum class Unit : uint8_t { kInt, kFp, kMem, kControl, kTensor };
+enum class Unit : uint8_t { kInt, kFp, kFp64, kMem, kControl, kTensor };
 
 enum class Op : uint8_t {
   // integer and logic (exec_int.cc, exec_int2.cc)
@@ -71,6 +71,11 @@ enum class Op : uint8_t {
   kF2i,
   kF2f,
   kFrnd,
+  // FP64 on register pairs (exec_fp64.cc)
+  kDadd,
+  kDmul,
+  kDfma,
+  kDsetp,
   // memory (exec_mem.cc)
   kLdg,
   kStg,
@@ -96,6 +101,7 @@ enum class Op : uint8_t {
   kCall,
   kRet,
   kWarpsync,
+  kBmov,
 };
 
 enum class SrcKind : uint8_t { kNone, kReg, kUReg, kImm };
@@ -147,6 +153,7 @@ inline constexpr uint32_t kSigned = 1U << 10;   // loads: sign extension (.S8/.S
 inline constexpr uint32_t kSx32 = 1U << 11;     // LEA.HI .SX32
 inline constexpr uint32_t kUniform = 1U << 12;  // uniform datapath (UIADD3, ULDC, ...)
 inline constexpr uint32_t kZfill = 1U << 13;    // LDGSTS .ZFILL
+inline constexpr uint32_t kClear = 1U << 14;    // BMOV .CLEAR
 }  // namespace flag
 
 // Comparison of ISETP / FSETP (U: unordered also true).

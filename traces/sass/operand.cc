@@ -126,8 +126,8 @@ bool parse_address(std::string_view s, MemRef& mem, Operand& op) {
       for (const std::string& suffix : inner.suffixes) {
         if (suffix == "64") {
           r->wide = true;
-        } else if (suffix == "X4" && !r->uniform) {
-          mem.scale = 4;
+        } else if ((suffix == "X4" || suffix == "X8" || suffix == "X16") && !r->uniform) {
+          mem.scale = suffix == "X4" ? 4U : suffix == "X8" ? 8U : 16U;
         } else {
           op.suffixes.push_back(suffix);
         }
