@@ -1,0 +1,301 @@
+#!/usr/bin/env python3
+"""Silicon regression: the 17 microbenchmark runs of kernels/ubench/suite.txt, captured from
+their committed SASS listings, simulated on the presets of the GPUs they were measured on
+(QV100, A100, H100), and correlated with the measured cycles of kernels/ubench/hw_record.csv.
+
+For each GPU it writes OUT/GPU/ (results per run, hw.csv, the `sassim correlate` folder) and,
+with --doc, a Markdown report and the scatter plots. --check-baseline fails when a GPU's MAPE
+is more than --tolerance percentage points above the committed baseline (a ratchet);
+--write-baseline records the new figures. See docs/SILICON.md.
+"""
+import argparse
+import concurrent.futures
+import csv
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# GPU key: (name in the record, listing folder, preset).
+GPUS = {
+    "qv100": ("QV100", "sm_70", "qv100"),
+    "a100": ("A100", "sm_80", "a100"),
+    "h100": ("H100", "sm_90", "h100"),
+}
+# Bump when the capture's output for an unchanged listing changes (invalidates cached traces).
+CAPTURE_STAMP = "1"
+
+
+class RegressError(Exception):
+    pass
+
+
+def record_key(app, tag):
+    return app + tag if tag.startswith("_") else f"{app}_{tag}"
+
+
+def read_record(path):
+    rows = {}
+    with open(path, newline="") as f:
+        for line, row in enumerate(csv.DictReader(f), start=2):
+            try:
+                rows[record_key(row["app"], row["args_tag"])] = row
+            except KeyError as e:
+                raise RegressError(f"{path}:{line}: missing column {e}")
+    return rows
+
+
+def read_suite(path, gpu):
+    """The runs of suite.txt for one GPU: (name, kernel, values); NAME.gpu lines only for it."""
+    runs = []
+    with open(path) as f:
+        for line_no, line in enumerate(f, start=1):
+            text = line.split("#", 1)[0].split()
+            if not text:
+                continue
+            if len(text) < 3:
+                raise RegressError(f"{path}:{line_no}: expected NAME BINARY KERNEL [VALUE...]")
+            name, _binary, kernel, *values = text
+            base, _, only = name.partition(".")
+            if only and only not in GPUS:
+                raise RegressError(f"{path}:{line_no}: unknown GPU suffix '.{only}' "
+                                   f"(expected one of {', '.join(GPUS)})")
+            if only and only != gpu:
+                continue
+            runs.append((base, kernel, values))
+    return runs
+
+
+def run(cmd, what):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        raise RegressError(f"{what} failed ({' '.join(map(str, cmd))}):\n{p.stdout.strip()}")
+    return p.stdout
+
+
+def capture(args, gpu, name, kernel, values, trace_dir):
+    listing_dir = ROOT / "kernels" / "sass" / GPUS[gpu][1]
+    listing = listing_dir / f"{kernel}.sass"
+    if not listing.is_file():
+        raise RegressError(f"{listing}: no listing for {kernel} on {GPUS[gpu][1]}")
+    digest = hashlib.sha256()
+    digest.update(listing.read_bytes())
+    const2 = listing.with_suffix(".const2")
+    if const2.is_file():
+        digest.update(const2.read_bytes())
+    digest.update(" ".join([CAPTURE_STAMP, kernel, *values]).encode())
+    stamp = trace_dir / "capture.stamp"
+    if stamp.is_file() and stamp.read_text() == digest.hexdigest():
+        return json.loads((trace_dir / "capture.json").read_text())["warp_insts"]
+    shutil.rmtree(trace_dir, ignore_errors=True)
+    out = run([args.sassim, "capture", kernel, *values, "--listing", str(listing_dir.relative_to(ROOT)), "-o",
+               str(trace_dir), "-q"], f"capture of {name} ({gpu})")
+    m = re.search(r"(\d+) warp instructions", out)
+    if not m:
+        raise RegressError(f"capture of {name} ({gpu}): no warp-instruction count in:\n{out}")
+    insts = int(m.group(1))
+    (trace_dir / "capture.json").write_text(json.dumps({"warp_insts": insts}))
+    stamp.write_text(digest.hexdigest())
+    return insts
+
+
+def simulate(args, gpu, name, kernel, values, out_dir):
+    trace_dir = (Path(args.cache) if args.cache else out_dir / "traces") / gpu / name
+    trace_dir.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    insts = capture(args, gpu, name, kernel, values, trace_dir)
+    t1 = time.monotonic()
+    h5 = out_dir / gpu / f"{name}.h5"
+    text = run([args.sassim, "run", str(trace_dir), "-c", GPUS[gpu][2], "-q", "-o", str(h5)],
+               f"simulation of {name} ({gpu})")
+    t2 = time.monotonic()
+    if not args.cache:
+        shutil.rmtree(trace_dir, ignore_errors=True)
+    m = re.search(rf"^\s+1\s+{re.escape(kernel)}\s+(\d+)\s+(\d+)", text, re.M)
+    if not m:
+        raise RegressError(f"simulation of {name} ({gpu}): no result line in:\n{text}")
+    return {"name": name, "kernel": kernel, "h5": str(h5), "sim_cycles": int(m.group(1)),
+            "warp_insts": insts, "capture_s": t1 - t0, "sim_s": t2 - t1}
+
+
+def progress(msg, quiet):
+    if not quiet:
+        print(msg, file=sys.stderr, flush=True)
+
+
+def regress_gpu(args, gpu, record, pool):
+    gpu_name = GPUS[gpu][0]
+    out_dir = Path(args.out)
+    (out_dir / gpu).mkdir(parents=True, exist_ok=True)
+    runs = [r for r in read_suite(ROOT / "kernels/ubench/suite.txt", gpu)
+            if re.search(args.only, r[0])]
+    for name, _, _ in runs:
+        if name not in record:
+            raise RegressError(f"kernels/ubench/suite.txt: run {name} is not in the record")
+    futures = [pool.submit(simulate, args, gpu, *r, out_dir) for r in runs]
+    results, failed = [], []
+    for f in futures:
+        try:
+            r = f.result()
+        except RegressError as e:
+            if not args.keep_going:
+                raise
+            failed.append(str(e).splitlines()[0] + " " + str(e).splitlines()[-1])
+            progress(f"  {gpu}: {failed[-1]}", args.quiet)
+            continue
+        row = record[r["name"]]
+        r["hw_cycles"] = float(row[f"{gpu_name}_hw_cycles"])
+        r["hw_warp_insts"] = float(row[f"{gpu_name}_hw_warp_insts"])
+        r["accelsim_cycles"] = float(row[f"{gpu_name}_accelsim_cycles"])
+        results.append(r)
+        progress(f"  {gpu} {r['name']}: {r['sim_cycles']} cycles (hw {r['hw_cycles']:.0f}), "
+                 f"{r['warp_insts']} warp insts in {r['sim_s']:.1f} s", args.quiet)
+    hw_csv = out_dir / gpu / "hw.csv"
+    with open(hw_csv, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["kernel", "cycles"])
+        for r in results:
+            w.writerow([r["kernel"], r["hw_cycles"]])
+    corr = out_dir / gpu / "correlation"
+    cmd = [args.sassim, "correlate", "--hw", str(hw_csv), "--out", str(corr)]
+    for r in results:
+        cmd += ["--sim", r["h5"]]
+    run(cmd, f"correlation of {gpu}")
+    summary = json.loads((corr / "summary.json").read_text())
+    accel = [abs(r["accelsim_cycles"] - r["hw_cycles"]) / r["hw_cycles"] for r in results]
+    return {"gpu": gpu, "runs": results, "summary": summary, "failed": failed,
+            "accelsim_mape": 100 * sum(accel) / len(accel) if accel else None}
+
+
+def fmt_pct(x):
+    return "n/a" if x is None else f"{x:+.1f}%"
+
+
+def write_doc(args, reports):
+    doc = Path(args.doc)
+    fig_dir = doc.parent / "silicon"
+    fig_dir.mkdir(parents=True, exist_ok=True)
+    lines = [
+        "# Silicon regression: microbenchmarks against measured cycles",
+        "",
+        "Written by `scripts/regress-silicon.sh` (do not edit by hand): each run of",
+        "[`kernels/ubench/suite.txt`](../kernels/ubench/suite.txt) is captured from its committed",
+        "listing (`kernels/sass/sm_70` for QV100, `sm_80` for A100, `sm_90` for H100), simulated on",
+        "the GPU's preset and compared with Nsight Compute's `gpc__cycles_elapsed.avg` from",
+        "[`kernels/ubench/hw_record.csv`](../kernels/ubench/hw_record.csv) (source and caveats:",
+        "[UBENCH.md](UBENCH.md)) by `sassim correlate`. Accel-Sim's cycles from the same record",
+        "are shown for comparison. Targets: MAPE at most 10% per GPU, Pearson r at least 0.99,",
+        "no run off by more than 25%.",
+        "",
+        "| GPU | runs | MAPE | Pearson r | largest error | aggregate error | Accel-Sim MAPE (same runs) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for rep in reports:
+        s = rep["summary"]
+        r = "undefined" if s.get("pearson_r") is None else f"{s['pearson_r']:.3f}"
+        lines.append(f"| {GPUS[rep['gpu']][0]} | {s['matched']} | {s['mape_percent']:.1f}% | {r} | "
+                     f"{s['max_abs_error_percent']:.1f}% | {fmt_pct(s['aggregate_error_percent'])} | "
+                     f"{rep['accelsim_mape']:.1f}% |")
+    for rep in reports:
+        gpu = rep["gpu"]
+        name = GPUS[gpu][0]
+        svg = Path(args.out) / gpu / "correlation" / "scatter.svg"
+        if svg.is_file():
+            shutil.copyfile(svg, fig_dir / f"{gpu}-scatter.svg")
+        lines += ["", f"## {name} (preset `{GPUS[gpu][2]}`, listings `{GPUS[gpu][1]}`)", "",
+                  f"![{name} simulated against measured cycles](silicon/{gpu}-scatter.svg)", "",
+                  "| run | measured cycles | sassim | error | Accel-Sim error | warp insts: captured / measured |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for r in rep["runs"]:
+            err = 100 * (r["sim_cycles"] - r["hw_cycles"]) / r["hw_cycles"]
+            acc = 100 * (r["accelsim_cycles"] - r["hw_cycles"]) / r["hw_cycles"]
+            fp = 100 * (r["warp_insts"] - r["hw_warp_insts"]) / r["hw_warp_insts"]
+            lines.append(f"| {r['name']} | {r['hw_cycles']:,.0f} | {r['sim_cycles']:,} | {err:+.1f}% | "
+                         f"{acc:+.1f}% | {r['warp_insts']:,} ({fp:+.2f}%) |")
+        if rep["failed"]:
+            lines += ["", "Left out (capture or simulation failed):", ""]
+            lines += [f"- {f}" for f in rep["failed"]]
+    doc.write_text("\n".join(lines) + "\n")
+
+
+def check_baseline(args, reports):
+    base = json.loads(Path(args.baseline).read_text())
+    failed = []
+    for rep in reports:
+        gpu = rep["gpu"]
+        mape = rep["summary"]["mape_percent"]
+        if gpu not in base:
+            failed.append(f"{gpu}: no baseline in {args.baseline}")
+            continue
+        limit = base[gpu]["mape_percent"] + args.tolerance
+        verdict = "ok" if mape <= limit else "WORSE"
+        print(f"{gpu}: MAPE {mape:.2f}% (baseline {base[gpu]['mape_percent']:.2f}%, "
+              f"limit {limit:.2f}%) {verdict}")
+        if mape > limit:
+            failed.append(f"{gpu}: MAPE {mape:.2f}% is above the baseline "
+                          f"{base[gpu]['mape_percent']:.2f}% + {args.tolerance} points")
+    return failed
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sassim", default=str(ROOT / "build/sim/cli/sassim"))
+    p.add_argument("--gpu", action="append", choices=list(GPUS),
+                   help="GPU to regress (repeatable; default all three)")
+    p.add_argument("--only", default="", help="regular expression on run names")
+    p.add_argument("--cache", help="keep captured traces here and reuse them when unchanged")
+    p.add_argument("--out", default=str(ROOT / "build/silicon"))
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--doc", help="write the Markdown report here (e.g. docs/SILICON.md)")
+    p.add_argument("--baseline", default=str(ROOT / "tests/silicon/baseline.json"))
+    p.add_argument("--check-baseline", action="store_true")
+    p.add_argument("--write-baseline", action="store_true")
+    p.add_argument("--tolerance", type=float, default=1.0, help="percentage points (default 1)")
+    p.add_argument("-k", "--keep-going", action="store_true",
+                   help="leave out runs whose capture or simulation fails (listed in the report)")
+    p.add_argument("-q", "--quiet", action="store_true")
+    args = p.parse_args()
+    if not os.access(args.sassim, os.X_OK):
+        raise RegressError(f"{args.sassim}: not an executable sassim (build it first)")
+    record = read_record(ROOT / "kernels/ubench/hw_record.csv")
+    reports = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for gpu in args.gpu or list(GPUS):
+            progress(f"{gpu}: capturing and simulating", args.quiet)
+            reports.append(regress_gpu(args, gpu, record, pool))
+    for rep in reports:
+        s = rep["summary"]
+        r = "undefined" if s.get("pearson_r") is None else f"{s['pearson_r']:.4f}"
+        print(f"{rep['gpu']}: {s['matched']} runs, MAPE {s['mape_percent']:.2f}%, Pearson r {r}, "
+              f"largest error {s['max_abs_error_percent']:.1f}% "
+              f"(Accel-Sim MAPE on the same runs {rep['accelsim_mape']:.1f}%)")
+    if args.doc:
+        write_doc(args, reports)
+    if args.write_baseline:
+        path = Path(args.baseline)
+        base = json.loads(path.read_text()) if path.is_file() else {}
+        for rep in reports:
+            base[rep["gpu"]] = {"mape_percent": round(rep["summary"]["mape_percent"], 2),
+                                "runs": rep["summary"]["matched"]}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(base, indent=2, sort_keys=True) + "\n")
+    if args.check_baseline:
+        failed = check_baseline(args, reports)
+        failed += [f for rep in reports for f in rep["failed"]]
+        if failed:
+            raise RegressError("\n".join(failed))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except RegressError as e:
+        print(f"regress-silicon: error: {e}", file=sys.stderr)
+        sys.exit(1)
