@@ -18,6 +18,7 @@
 #include "kernels/ubench/ubench.h"
 #include "kernels/values.h"
 #include "kernels/vector_add.h"
+#include "traces/emu/suite/ubench_check.h"
 
 namespace sassim::emu {
 namespace {
@@ -183,6 +184,7 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
     k::flash_attention::reference_blockwise(p, halves(0, 1), halves(1, 2), halves(2, 3), o);
     return compare(read_as<float>(b.arg(3)), o, 1e-3, 1e-4, name);
   }
+  if (k::ubench::is_kernel(name)) return check_ubench_outputs(launch, b);
   throw Error(fmt::format("capture cannot check kernel {}", name));
 }
 

@@ -1,0 +1,125 @@
+// The microbenchmark kernels' committed sm_70, sm_80 and sm_90 listings captured without
+// a trace: the warp instructions executed equal the count scripts/count-warp-insts.py
+// predicts for the listing (the "this kernel" column of docs/UBENCH.md's fingerprint
+// table, printed by scripts/ubench-fingerprint.py), and the outputs pass the check.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/suite.h"
+#include "traces/emu/suite/suite_io.h"
+
+namespace sassim::emu {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct UbenchRun {
+  const char* kernel;
+  const char* value;  // "" for none
+  const char* arch;
+  uint64_t warp_insts;  // docs/UBENCH.md, fingerprint table, "this kernel"
+};
+
+// The runs under 1.5 M warp instructions (kernels/ubench/suite.txt), each on the listing
+// of its GPU in the record: sm_70 (QV100), sm_80 (A100), sm_90 (H100).
+const UbenchRun kRuns[] = {
+    {"ubench_l1_lat", "", "sm_70", 30'612},
+    {"ubench_l1_lat", "", "sm_80", 30'548},
+    {"ubench_l1_lat", "", "sm_90", 30'613},
+    {"ubench_l2_lat", "", "sm_70", 58'404},
+    {"ubench_l2_lat", "", "sm_80", 58'401},
+    {"ubench_l2_lat", "", "sm_90", 58'369},
+    {"ubench_shared_lat", "", "sm_70", 41'077},
+    {"ubench_shared_lat", "", "sm_80", 32'916},
+    {"ubench_shared_lat", "", "sm_90", 41'083},
+    {"ubench_l1_bw_64f", "", "sm_70", 70'848},
+    {"ubench_l1_bw_64f", "", "sm_80", 71'008},
+    {"ubench_l1_bw_64f", "", "sm_90", 70'624},
+    {"ubench_shared_bw", "", "sm_70", 270'912},
+    {"ubench_shared_bw", "", "sm_80", 139'488},
+    {"ubench_shared_bw", "", "sm_90", 271'040},
+    {"ubench_shared_bank_conflicts", "1", "sm_70", 102'400},
+    {"ubench_shared_bank_conflicts", "1", "sm_80", 98'304},
+    {"ubench_shared_bank_conflicts", "1", "sm_90", 106'496},
+    {"ubench_shared_bank_conflicts", "2", "sm_70", 102'400},
+    {"ubench_shared_bank_conflicts", "2", "sm_80", 98'304},
+    {"ubench_shared_bank_conflicts", "2", "sm_90", 106'496},
+    {"ubench_max_iops_int32", "", "sm_70", 134'272},
+    {"ubench_max_iops_int32", "", "sm_80", 134'176},
+    {"ubench_max_iops_int32", "", "sm_90", 133'216},
+};
+
+struct Captured {
+  kernels::Launch launch;
+  std::vector<std::string_view> values;
+  std::unique_ptr<DeviceBuffers> buffers;
+  CaptureResult result;
+};
+
+Captured run(const UbenchRun& r) {
+  const fs::path path =
+      fs::path(SASSIM_SOURCE_DIR) / "kernels/sass" / r.arch / (std::string(r.kernel) + ".sass");
+  const traces::sass::Listing listing = traces::sass::read_listing(path);
+  Captured c;
+  if (*r.value != '\0') c.values.push_back(r.value);
+  c.launch = kernels::describe_launch(r.kernel, c.values);
+  c.buffers = std::make_unique<DeviceBuffers>(c.launch);
+  fill_suite_inputs(c.launch, c.values, *c.buffers);
+  CaptureOptions options;  // no trace folder: execute only
+  options.sm_version = listing_sm_version(listing, path);
+  c.result = capture(listing, c.launch, *c.buffers, options);
+  return c;
+}
+
+class UbenchCapture : public ::testing::TestWithParam<UbenchRun> {};
+
+TEST_P(UbenchCapture, CountsTheFingerprintAndPassesTheCheck) {
+  const UbenchRun& r = GetParam();
+  Captured c = run(r);
+  EXPECT_EQ(c.result.warp_insts, r.warp_insts);
+  const SuiteCheck check = check_suite_outputs(c.launch, c.values, *c.buffers);
+  EXPECT_TRUE(check.ok) << check.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(Runs, UbenchCapture, ::testing::ValuesIn(kRuns),
+                         [](const ::testing::TestParamInfo<UbenchRun>& param) {
+                           std::string name =
+                               std::string(param.param.kernel).substr(7) + "_" + param.param.arch;
+                           if (*param.param.value != '\0')
+                             name += std::string("_") + param.param.value;
+                           return name;
+                         });
+
+TEST(UbenchCheck, FailsOnAWrongSinkClocksOrTranspose) {
+  {
+    Captured c = run(kRuns[0]);  // l1_lat: thread 5's sink one entry on
+    std::vector<uint8_t>& sink = c.buffers->arg(2);
+    sink[5 * 8] = static_cast<uint8_t>(sink[5 * 8] + 8);
+    const SuiteCheck check = check_suite_outputs(c.launch, c.values, *c.buffers);
+    EXPECT_FALSE(check.ok);
+    EXPECT_NE(check.message.find("thread 5 sink"), std::string::npos) << check.message;
+  }
+  {
+    Captured c = run(kRuns[21]);  // max_iops: thread 3 stops where it started
+    std::vector<uint8_t>& clocks = c.buffers->arg(2);
+    std::copy_n(clocks.begin() + 3 * 16, 8, clocks.begin() + 3 * 16 + 8);
+    const SuiteCheck check = check_suite_outputs(c.launch, c.values, *c.buffers);
+    EXPECT_FALSE(check.ok);
+    EXPECT_NE(check.message.find("thread 3 has clocks"), std::string::npos) << check.message;
+  }
+  {
+    Captured c = run(kRuns[16]);  // shared_bank_conflicts 1: one element off
+    c.buffers->arg(1)[4 * 513] ^= 1;
+    const SuiteCheck check = check_suite_outputs(c.launch, c.values, *c.buffers);
+    EXPECT_FALSE(check.ok);
+    EXPECT_NE(check.message.find("out[513]"), std::string::npos) << check.message;
+  }
+}
+
+}  // namespace
+}  // namespace sassim::emu
