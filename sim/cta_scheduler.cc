@@ -6,6 +6,7 @@
 
 #include "isa/error.h"
 #include "sim/control_bits.h"
+#include "sim/register_file.h"
 
 namespace sassim::sim {
 
@@ -51,6 +52,7 @@ void CtaScheduler::remove_kernel(const KernelContext& context) {
 void CtaScheduler::read_next(Running& k) {
   k.next = k.trace->next_cta();
   if (k.context->control != nullptr) k.context->control->extend(*k.trace);
+  if (k.context->register_reads != nullptr) k.context->register_reads->extend(k.trace->statics());
   if (k.next && k.next->warps.size() > k.context->cta.warps) {
     const traces::KernelInfo& info = *k.context->info;
     throw Error(fmt::format("{}: CTA ({},{},{}) has {} warps, more than the {} of its block size",

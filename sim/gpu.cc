@@ -10,6 +10,7 @@
 #include "isa/error.h"
 #include "sim/control_bits.h"
 #include "sim/launch_graph.h"
+#include "sim/register_file.h"
 
 namespace sassim::sim {
 namespace {
@@ -103,7 +104,8 @@ struct Gpu::Launch {
   traces::KernelTrace* trace = nullptr;
   std::size_t order = 0;  // position in launch order (and vertex of the launch graph)
   std::unique_ptr<ExecTiming> timing;
-  std::unique_ptr<ControlBitsTable> control;  // control-bit mode, else null
+  std::unique_ptr<ControlBitsTable> control;          // control-bit mode, else null
+  std::unique_ptr<RegisterReadTable> register_reads;  // register banks modelled, else null
   KernelContext context;
   KernelContext::Progress progress;
   StatsSnapshot before;
@@ -128,6 +130,10 @@ std::unique_ptr<Gpu::Launch> Gpu::prepare(traces::KernelTrace& kernel, std::size
   context.progress = &launch->progress;
   launch->control = make_control_bits(listings_, info);
   context.control = launch->control.get();
+  if (RegisterReadTable::enabled(config_.sm())) {
+    launch->register_reads = std::make_unique<RegisterReadTable>(config_.sm().register_file());
+    context.register_reads = launch->register_reads.get();
+  }
   check_fits(info, context.cta, config_);
   return launch;
 }

@@ -8,6 +8,7 @@
 namespace sassim::sim {
 
 class ControlBitsTable;
+class RegisterReadTable;
 
 // Resources one CTA holds on an SM while resident.
 struct CtaResources {
@@ -34,6 +35,8 @@ struct KernelContext {
   Progress* progress = nullptr;  // owned by whoever launched the kernel; may be null
   // Control-bit mode (`sassim run --sass`): the kernel's listing; null otherwise.
   ControlBitsTable* control = nullptr;
+  // Register-bank read cost by static instruction (`sm.register_file`); null = none.
+  RegisterReadTable* register_reads = nullptr;
 };
 
 // Told when an SM frees the resources of a CTA.

@@ -9,6 +9,7 @@
 #include "isa/flops.h"
 #include "sim/async_groups.h"
 #include "sim/control_bits.h"
+#include "sim/register_file.h"
 #include "sim/sm_internal.h"
 
 namespace sassim::sim {
@@ -161,6 +162,7 @@ bool Sm::can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const
 }
 
 bool Sm::issue(SubCore& sub, std::uint64_t cycle, Picos now) {
+  if (sub.dispatch_free > cycle) return false;
   std::uint64_t ready = 0;
   for (std::size_t i = 0; i < sub.slots.size(); ++i) {
     if (can_issue(sub.slots[i], sub, cycle)) ready |= std::uint64_t{1} << i;
@@ -181,10 +183,18 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   const ExecTiming& timing = *kernel_of(w).timing;
   const auto unit = static_cast<std::size_t>(si.op.unit);
   SubCore& sub = sub_cores_[slot % sub_cores_.size()];
+  const ControlBitsTable* control = kernel_of(w).control;
+  // Register-bank conflicts delay the dispatch; results and the next issue count from it.
+  const std::uint64_t dispatch = cycle + operand_read_delay(w, wi, si);
+  if (dispatch != cycle) {
+    sub.dispatch_free = dispatch + 1;
+    sub.dispatch_slot = slot;
+  }
   // A wgmma leaves the sub-core at once; the SM's tensor units time it (sm_warpgroup.cc).
   const bool wgmma = si.op.matrix.warpgroup;
   const std::uint32_t interval = wgmma ? 1 : timing.interval(si.op);
-  sub.unit_free[unit] = cycle + interval;
+  // Operand reads overlap the pipe's initiation interval.
+  sub.unit_free[unit] = std::max(cycle + interval, dispatch + 1);
   if (si.op.unit == isa::UnitClass::kTensor && !wgmma) counters_.tensor_busy_cycles += interval;
   ++counters_.warp_insts;
   if (KernelContext::Progress* progress = kernel_of(w).progress) ++progress->warp_insts;
@@ -201,24 +211,24 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   if (observer_ != nullptr) observer_->issued(id_, slot, cycle, si);
   // Control flow: a successor not at the next PC is a taken branch (fetch redirects);
   // reconvergence instructions delay the warp's next issue.
-  std::uint64_t redirect = 0, next_issue = cycle + 1;
+  std::uint64_t redirect = 0, next_issue = dispatch + 1;
   if (si.op.control != isa::ControlKind::kNone) {
     const isa::Arch arch = kernel_of(w).info->arch;
     if (w.has_next() && (*kernel_of(w).statics)[(*w.insts)[w.next].static_index].pc !=
                             next_sequential_pc(arch, si.pc)) {
-      redirect = cycle + std::max<std::uint32_t>(control_costs_.branch_resolve_cycles(), 1);
+      redirect = dispatch + std::max<std::uint32_t>(control_costs_.branch_resolve_cycles(), 1);
     }
-    next_issue = cycle + control_costs_.issue_delay(si.op);
+    next_issue = dispatch + control_costs_.issue_delay(si.op);
   }
   frontend_.issued(slot, cycle, redirect);
 
   const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
   if (memory) {
-    issue_memory(slot, si, wi, timing.latency(si.op), now);
+    issue_memory(slot, si, wi, timing.latency(si.op) + (dispatch - cycle), now);
   } else if (wgmma) {
-    issue_warpgroup_mma(slot, si, cycle, now);
+    issue_warpgroup_mma(slot, si, dispatch, now);
   } else {
-    const std::uint64_t done = cycle + timing.latency(si.op);
+    const std::uint64_t done = dispatch + timing.latency(si.op);
     for (std::uint8_t d = 0; d < si.num_dst; ++d) {
       const isa::RegRange& r = si.dst[d];
       for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k)
@@ -226,17 +236,16 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     }
   }
 
-  const ControlBitsTable* control = kernel_of(w).control;
   if (control != nullptr) {
     const ControlEntry& e = (*control)[wi.static_index];
-    next_issue = std::max(
-        next_issue, control_issue(w.scoreboards, e,
-                                  {cycle, timing.latency(si.op), memory ? timing.latency(si.op) : 1,
-                                   memory, si.op.space == isa::MemSpace::kShared,
-                                   si.op.mem == isa::MemKind::kAsyncCopy}));
+    next_issue = std::max(next_issue, control_issue(w.scoreboards, e,
+                                                    {dispatch, timing.latency(si.op),
+                                                     memory ? timing.latency(si.op) : 1, memory,
+                                                     si.op.space == isa::MemSpace::kShared,
+                                                     si.op.mem == isa::MemKind::kAsyncCopy}));
     if (e.yield) {
       sub.yield_mask = std::uint64_t{1} << (slot / sub_cores_.size());
-      sub.yield_cycle = cycle + 1;
+      sub.yield_cycle = dispatch + 1;
     }
   }
   const bool active = wi.active_mask != 0;
@@ -297,13 +306,15 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
   std::uint64_t best = kNeverCycle;
   for (std::size_t s = 0; s < sub_cores_.size(); ++s) {
     const SubCore& sub = sub_cores_[s];
+    // The end of a delayed dispatch changes warp states (sm_warp_states.cc).
+    if (sub.dispatch_free > after) best = std::min(best, sub.dispatch_free);
     for (unsigned slot : sub.slots) {
       const Warp& w = warps_[slot];
       if (w.state != WarpState::kRunning || w.ready_cycle == kNeverCycle) continue;
       const isa::WarpInst& wi = (*w.insts)[w.next];
       const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
-      std::uint64_t t =
-          std::max(w.ready_cycle, sub.unit_free[static_cast<std::size_t>(si.op.unit)]);
+      std::uint64_t t = std::max(
+          {w.ready_cycle, sub.unit_free[static_cast<std::size_t>(si.op.unit)], sub.dispatch_free});
       best = std::min(best, std::max(t, after));
     }
   }
@@ -358,6 +369,8 @@ void Sm::report(StatSink& sink) const {
   sink.add(name_ + ".busy_cycles", static_cast<double>(counters_.busy_cycles));
   sink.add(name_ + ".issue_cycles", static_cast<double>(counters_.issue_cycles));
   sink.add(name_ + ".barrier_waits", static_cast<double>(counters_.barrier_waits));
+  sink.add(name_ + ".register_bank_conflicts",
+           static_cast<double>(counters_.register_bank_conflicts));
   sink.add(name_ + ".tensor_busy_cycles", static_cast<double>(counters_.tensor_busy_cycles));
   report_tensor(sink);
   const FrontendCounters& fetch = frontend_.counters();

@@ -31,6 +31,8 @@ struct SmCounters {
   std::uint64_t busy_cycles = 0;   // cycles with at least one resident CTA
   std::uint64_t issue_cycles = 0;  // sub-core cycles that issued an instruction
   std::uint64_t barrier_waits = 0;
+  // Issued instructions whose register reads delayed their dispatch (sm.register_file).
+  std::uint64_t register_bank_conflicts = 0;
   // Sub-core cycles the tensor pipes were occupied (the issue interval of each
   // matrix instruction, summed over sub-cores): utilisation = this / (cycles x sub-cores).
   std::uint64_t tensor_busy_cycles = 0;
@@ -85,6 +87,9 @@ class Sm final : public ClockedUnit {
   void issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
                     std::uint64_t latency_cycles, Picos now);
   void advance(unsigned slot, std::uint64_t earliest);
+  // Cycles register-bank conflicts delay the dispatch of the warp's next instruction
+  // (updates its reuse cache); sm_register_file.cc.
+  std::uint32_t operand_read_delay(Warp& w, const isa::WarpInst& wi, const isa::StaticInst& si);
   // Warpgroup matrix instructions (sm_warpgroup.cc).
   std::uint64_t warpgroup_mma_ready(const Warp& w, const isa::StaticInst& si,
                                     std::uint64_t earliest) const;

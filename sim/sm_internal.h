@@ -41,6 +41,10 @@ struct Sm::SubCore {
   // slot) gives way to any other ready warp in cycle yield_cycle.
   std::uint64_t yield_mask = 0;
   std::uint64_t yield_cycle = kNeverCycle;
+  // Register-bank conflicts: the sub-core issues nothing before dispatch_free; the warp
+  // in slot dispatch_slot waits for its own delayed dispatch.
+  std::uint64_t dispatch_free = 0;
+  unsigned dispatch_slot = 0;
 };
 
 }  // namespace sassim::sim

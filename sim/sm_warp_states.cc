@@ -30,6 +30,8 @@ WarpCycleState Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cyc
   }
   const auto slot = static_cast<unsigned>(&w - warps_.data());
   if (std::optional<WarpCycleState> fetch = frontend_.stall(slot, cycle)) return *fetch;
+  const bool dispatch_held = sub.dispatch_free > cycle;
+  if (dispatch_held && sub.dispatch_slot == slot) return WarpCycleState::kDispatchStall;
   if (w.ready_cycle > cycle && kernel_of(w).control != nullptr) return w.control_wait;
   const isa::WarpInst& wi = (*w.insts)[w.next];
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
@@ -49,7 +51,7 @@ WarpCycleState Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cyc
                                                  : WarpCycleState::kMathPipeThrottle;
   }
   if (memory && address_stage_.full()) return WarpCycleState::kLgThrottle;
-  return WarpCycleState::kNotSelected;
+  return dispatch_held ? WarpCycleState::kDispatchStall : WarpCycleState::kNotSelected;
 }
 
 void Sm::account_all(std::uint64_t from_cycle, std::uint64_t state_cycle) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "isa/instruction.h"
+#include "sim/operand_reuse.h"
 #include "sim/warp_scoreboards.h"
 #include "sim/warp_state.h"
 
@@ -51,6 +52,7 @@ struct Warp {
   // Control-bit mode: the dependency scoreboards, and the state while not ready.
   WarpScoreboards scoreboards;
   WarpCycleState control_wait = WarpCycleState::kWait;
+  ReuseCache reuse_cache = kEmptyReuseCache;  // operand reuse cache (sim/register_file.h)
 
   bool has_next() const { return insts != nullptr && next < insts->size(); }
 };

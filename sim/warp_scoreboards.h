@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/operand_reuse.h"
 #include "sim/warp_state.h"
 
 namespace sassim::sim {
@@ -24,6 +25,7 @@ struct ControlEntry {
   std::uint8_t depbar_sb = kNoScoreboard;  // DEPBAR.LE SBx, N: x
   std::uint8_t depbar_max = 0;             // and N
   bool async_group = false;  // LDGDEPBAR: its write barrier waits for the earlier LDGSTS
+  OperandSlots operands;     // registers by operand position and reuse flags
 };
 
 // One warp's dependency scoreboards.

@@ -21,14 +21,15 @@ enum class WarpCycleState : std::uint8_t {
   kDrain,             // finished its instructions, its stores are draining
   kBranchResolving,   // a taken branch: waits for the target to be known
   kNoInstruction,     // its instruction buffer is empty (fetch or decode pending)
+  kDispatchStall,     // its sub-core's dispatch is held by a register-bank conflict
 };
-inline constexpr std::size_t kNumWarpCycleStates = 12;
+inline constexpr std::size_t kNumWarpCycleStates = 13;
 
 inline std::string_view warp_cycle_state_name(WarpCycleState s) {
   constexpr std::array<std::string_view, kNumWarpCycleStates> kNames = {
-      "selected",           "not_selected",  "long_scoreboard", "short_scoreboard", "wait",
-      "math_pipe_throttle", "lg_throttle",   "barrier",         "membar",           "drain",
-      "branch_resolving",   "no_instruction"};
+      "selected",           "not_selected",   "long_scoreboard", "short_scoreboard", "wait",
+      "math_pipe_throttle", "lg_throttle",    "barrier",         "membar",           "drain",
+      "branch_resolving",   "no_instruction", "dispatch_stall"};
   return kNames[static_cast<std::size_t>(s)];
 }
 

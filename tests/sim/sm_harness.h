@@ -11,9 +11,12 @@
 #include <fmt/format.h>
 
 #include "memsys/engine.h"
+#include "sim/control_bits.h"
 #include "sim/exec_timing.h"
+#include "sim/register_file.h"
 #include "sim/sm.h"
 #include "sim_fixtures.h"
+#include "traces/sass/listing.h"
 #include "traces/text_trace.h"
 
 namespace sassim::sim::testing {
@@ -59,6 +62,16 @@ class SmHarness : public ::testing::Test {
     context_.statics = &kernel_->statics();
     context_.timing = timing_.get();
     context_.cta = {threads, static_cast<std::uint32_t>(warps.size()), 0, 0};
+    // As the CTA scheduler does: control bits when a listing has the kernel, register
+    // read costs when the config models banks.
+    control_ = make_control_bits(listings_, info);
+    context_.control = control_.get();
+    if (control_ != nullptr) control_->extend(*kernel_);
+    if (RegisterReadTable::enabled(config_.sm())) {
+      register_reads_ = std::make_unique<RegisterReadTable>(config_.sm().register_file());
+      register_reads_->extend(kernel_->statics());
+      context_.register_reads = register_reads_.get();
+    }
     port_ = std::make_unique<FixedLatencyPort>(memory_latency_cycles * kCycle);
     sm_ = std::make_unique<Sm>(0, config_, *port_, Clock{kCycle});
     sm_->set_issue_observer(&recorder_);
@@ -76,6 +89,9 @@ class SmHarness : public ::testing::Test {
   config::GpuConfig config_;
   std::unique_ptr<traces::KernelTrace> kernel_;
   std::unique_ptr<ExecTiming> timing_;
+  std::vector<traces::sass::Listing> listings_;  // control-bit mode for kernel "k"
+  std::unique_ptr<ControlBitsTable> control_;
+  std::unique_ptr<RegisterReadTable> register_reads_;
   KernelContext context_;
   std::unique_ptr<FixedLatencyPort> port_;
   std::unique_ptr<Sm> sm_;
