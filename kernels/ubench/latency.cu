@@ -10,7 +10,11 @@ namespace {
 // Unrolling (docs/UBENCH.md: chosen so that the warp-instruction counts match the record).
 constexpr uint32_t kL1LatRingUnroll = 14;
 constexpr uint32_t kL1LatUnroll = 4;
+#if SASSIM_UBENCH_SM70
+constexpr uint32_t kL2LatUnroll = 6;
+#else
 constexpr uint32_t kL2LatUnroll = 4;
+#endif
 constexpr uint32_t kMemLatUnroll = 16;
 
 // Thread 0 links ring[i] to ring[i + 1], the last entry back to the first. The addresses

@@ -31,7 +31,7 @@ const UbenchRun kRuns[] = {
     {"ubench_l1_lat", "", "sm_70", 30'612},
     {"ubench_l1_lat", "", "sm_80", 30'548},
     {"ubench_l1_lat", "", "sm_90", 30'613},
-    {"ubench_l2_lat", "", "sm_70", 58'404},
+    {"ubench_l2_lat", "", "sm_70", 50'211},
     {"ubench_l2_lat", "", "sm_80", 58'401},
     {"ubench_l2_lat", "", "sm_90", 58'369},
     {"ubench_shared_lat", "", "sm_70", 41'077},
