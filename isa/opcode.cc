@@ -54,6 +54,25 @@ bool barrier_operands(const OpcodeText& text, DecodedOpcode& op) {
   return true;
 }
 
+AsyncOp async_op_of(const OpcodeText& text) {
+  const std::string_view base = text.base();
+  if (base == "UTMALDG") return AsyncOp::kTmaLoad;
+  if (base == "UTMASTG" || base == "UTMAREDG" || base == "UBLKRED") return AsyncOp::kTmaStore;
+  if (base == "UTMAPF" || base == "UBLKPF") return AsyncOp::kTmaPrefetch;
+  // UBLKCP.S.G copies global to shared, UBLKCP.G.S shared to global: the first of the
+  // two space modifiers is the destination.
+  if (base == "UBLKCP") {
+    return text.size() > 0 && text[0] == "G" ? AsyncOp::kTmaStore : AsyncOp::kTmaLoad;
+  }
+  if (base != "SYNCS") return AsyncOp::kNone;
+  if (text.has("EXCH")) return AsyncOp::kMbarInit;
+  if (text.has("PHASECHK")) return AsyncOp::kMbarWait;
+  if (text.has("ARRIVE") || text.has("ARRIVES")) {
+    return text.has("TRANS64") && !text.has("A1T0") ? AsyncOp::kMbarArriveTx : AsyncOp::kMbarArrive;
+  }
+  return AsyncOp::kNone;
+}
+
 }  // namespace
 
 std::string_view unit_class_name(UnitClass unit) {
@@ -161,6 +180,7 @@ std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_mo
   op.flop_kind = static_cast<std::uint8_t>(flops.kind);
   op.flops_per_thread = flops.per_thread;
   op.matrix = matrix_shape_of(*text);
+  op.async = async_op_of(*text);
   return op;
 }
 

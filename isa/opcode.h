@@ -83,6 +83,19 @@ struct MatrixShape {
   friend bool operator==(const MatrixShape&, const MatrixShape&) = default;
 };
 
+// Hopper asynchronous data movement the SM hands to its TMA engine and mbarriers
+// (sim/sm_tma.cc): bulk / tensor copies and the SYNCS mbarrier operations.
+enum class AsyncOp : std::uint8_t {
+  kNone,
+  kTmaLoad,       // UTMALDG, UBLKCP.S.G (global -> shared)
+  kTmaStore,      // UTMASTG, UTMAREDG, UBLKRED, UBLKCP.G.S (shared -> global)
+  kTmaPrefetch,   // UTMAPF, UBLKPF (into the L2)
+  kMbarInit,      // SYNCS.EXCH (mbarrier.init)
+  kMbarArrive,    // SYNCS.ARRIVE(S) without transactions (.A1T0)
+  kMbarArriveTx,  // SYNCS.ARRIVE(S).TRANS64: arrive with expect-tx
+  kMbarWait,      // SYNCS.PHASECHK (try_wait / test_wait)
+};
+
 // One opcode of an instruction stream, decoded once from its text ("LDG.E.128.SYS").
 struct DecodedOpcode {
   std::uint16_t id = 0;  // index of the base mnemonic in its architecture's table
@@ -99,6 +112,7 @@ struct DecodedOpcode {
   // numeric modifiers when the opcode text has them ("BAR.SYNC.1.64").
   std::uint8_t barrier_id = 0;
   std::uint16_t barrier_threads = 0;
+  AsyncOp async = AsyncOp::kNone;
 };
 
 // The opcode table of one architecture. Tables are immutable and shared.

@@ -42,6 +42,8 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       std::max<std::uint32_t>(1, (mem.latency_cycles() + mem.initiation_interval_cycles() - 1) /
                                      std::max<std::uint32_t>(1, mem.initiation_interval_cycles()));
   address_stage_ = TimedQueue<memsys::WarpMemAccess>(sub_cores * per_sub_core);
+  // Entries leave after a fixed latency, at most one per sub-core per cycle enters.
+  tma_stage_ = TimedQueue<std::uint32_t>(sub_cores * (mem.latency_cycles() + 1) + 64);
   wgmma_.set_shared_data_path(&port_, config.l1().data_bytes_per_cycle());
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
@@ -222,7 +224,9 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   }
   frontend_.issued(slot, cycle, redirect);
 
-  const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
+  const bool async = si.op.async != isa::AsyncOp::kNone;
+  const bool memory = !async && si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
+  const bool waits = async && issue_async(slot, si, wi, cycle, now);
   if (memory) {
     issue_memory(slot, si, wi, timing.latency(si.op) + (dispatch - cycle), now);
   } else if (wgmma) {
@@ -248,6 +252,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
       sub.yield_cycle = dispatch + 1;
     }
   }
+  if (waits) return;  // on an mbarrier phase
   const bool active = wi.active_mask != 0;
   if (active && si.op.control == isa::ControlKind::kBarrierSync) {
     w.min_issue_cycle = cycle + 1;
@@ -292,6 +297,7 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
   CtaSlot& c = ctas_[cta_slot];
   c.used = false;
   c.trace = traces::CtaTrace{};
+  mbarriers_.release_cta(cta_slot);
   used_warps_ -= c.resources.warps;
   used_threads_ -= c.resources.threads;
   used_registers_ -= c.resources.registers;
@@ -324,6 +330,7 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
 bool Sm::tick(std::uint64_t cycle, Picos now) {
   bool progress = complete_memory(cycle, now);
   progress |= submit_addresses(now);
+  progress |= submit_tma_copies(cycle, now);
   if (resident_ctas_ != 0) {
     // Each warp's state in this cycle is decided before issue (the issuing warp then
     // becomes selected); the state it holds from the next cycle on, after.
@@ -338,20 +345,22 @@ bool Sm::tick(std::uint64_t cycle, Picos now) {
 Picos Sm::next_event_ps() const {
   Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
   t = std::min(t, address_stage_.front_ready_ps());
+  t = std::min(t, tma_stage_.front_ready_ps());
   return std::min(t, port_.next_completion_ps());
 }
 
 std::string Sm::describe_state() const {
-  std::array<unsigned, 5> by_state{};
+  std::array<unsigned, 6> by_state{};
   const Warp* oldest = nullptr;
   for (const Warp& w : warps_) {
     ++by_state[static_cast<std::size_t>(w.state)];
     if (w.state != WarpState::kFree && (oldest == nullptr || w.age < oldest->age)) oldest = &w;
   }
   std::string out = fmt::format(
-      "{} CTAs resident; warps running {}, at barrier {}, waiting on memory {}, draining {}; "
-      "{} memory accesses in flight",
-      resident_ctas_, by_state[1], by_state[2], by_state[3], by_state[4], port_.outstanding());
+      "{} CTAs resident; warps running {}, at barrier {}, waiting on memory {}, draining {}, "
+      "waiting on an mbarrier {}; {} memory accesses in flight",
+      resident_ctas_, by_state[1], by_state[2], by_state[3], by_state[4], by_state[5],
+      port_.outstanding());
   if (oldest != nullptr && oldest->has_next()) {
     const isa::WarpInst& wi = (*oldest->insts)[oldest->next];
     out += fmt::format("; oldest warp at PC {:#06x}, ready at cycle {}, {} accesses outstanding",

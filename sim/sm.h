@@ -16,6 +16,7 @@
 #include "sim/control_flow.h"
 #include "sim/frontend.h"
 #include "sim/kernel_context.h"
+#include "sim/mbarrier.h"
 #include "sim/scheduler_policy.h"
 #include "sim/warp.h"
 #include "sim/warpgroup_mma.h"
@@ -102,6 +103,16 @@ class Sm final : public ClockedUnit {
                          std::uint64_t cycle);
   // Resumes the warps waiting at the barriers in `mask` (bit i = barrier i).
   void release_barriers(CtaSlot& cta, std::uint32_t mask, std::uint64_t cycle);
+  // A completed memory access or copy (its token); sm_memory.cc.
+  void complete_access(std::uint32_t token, std::uint64_t cycle);
+  std::uint32_t acquire_token();
+  // Hopper TMA copies and mbarriers (sm_tma.cc). issue_async returns true when the
+  // warp now waits on an mbarrier.
+  bool issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
+                   std::uint64_t cycle, Picos now);
+  bool submit_tma_copies(std::uint64_t cycle, Picos now);
+  void complete_tma(const PendingAccess& p, std::uint64_t cycle);
+  void wake_mbarrier_waiters(const std::vector<unsigned>& slots, std::uint64_t cycle);
   void finish_warp(unsigned slot, std::uint64_t cycle);
   void retire_cta(std::uint32_t cta_slot, std::uint64_t cycle);
   std::uint64_t next_issue_cycle(std::uint64_t after) const;
@@ -137,6 +148,10 @@ class Sm final : public ClockedUnit {
   // before entering the memory system (and wait here while it refuses them).
   TimedQueue<memsys::WarpMemAccess> address_stage_;
   std::vector<std::uint32_t> free_tokens_;
+  // TMA copies in address generation (their tokens), then handed to the TMA engine.
+  TimedQueue<std::uint32_t> tma_stage_;
+  std::vector<memsys::TmaCopy> tma_copies_;  // by token, while in tma_stage_
+  Mbarriers mbarriers_;
 
   std::uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_registers_ = 0,
                 used_shared_ = 0;

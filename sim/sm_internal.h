@@ -29,6 +29,11 @@ struct Sm::PendingAccess {
   std::uint64_t async_group = 0;  // async copies: the warp's group it belongs to
   std::uint8_t num_dst = 0;
   std::uint8_t write_sb = kNoScoreboard;  // control-bit mode: released on completion
+  // TMA copies: the mbarrier a load completes on (when it names one) and its bytes.
+  bool tma = false;
+  bool tma_barrier = false;
+  MbarrierKey barrier;
+  std::uint64_t tma_bytes = 0;
   std::array<isa::RegRange, isa::kMaxDstRanges> dst{};
 };
 

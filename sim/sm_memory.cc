@@ -27,16 +27,10 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
       space = isa::MemSpace::kGlobal;
     }
   }
-  std::uint32_t token;
-  if (free_tokens_.empty()) {
-    token = static_cast<std::uint32_t>(pending_.size());
-    pending_.emplace_back();
-  } else {
-    token = free_tokens_.back();
-    free_tokens_.pop_back();
-  }
+  const std::uint32_t token = acquire_token();
   PendingAccess& p = pending_[token];
   p.slot = slot;
+  p.tma = false;
   p.async = si.op.mem == isa::MemKind::kAsyncCopy;
   const bool returns_data = si.op.mem == isa::MemKind::kLoad || si.op.mem == isa::MemKind::kAtomic;
   p.num_dst = returns_data ? si.num_dst : 0;
@@ -68,6 +62,16 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   address_stage_.push(access, now, now + clock_.edge(latency_cycles));
 }
 
+std::uint32_t Sm::acquire_token() {
+  if (free_tokens_.empty()) {
+    pending_.emplace_back();
+    return static_cast<std::uint32_t>(pending_.size() - 1);
+  }
+  const std::uint32_t token = free_tokens_.back();
+  free_tokens_.pop_back();
+  return token;
+}
+
 bool Sm::submit_addresses(Picos now) {
   bool progress = false;
   while (address_stage_.ready(now) && port_.can_accept(now)) {
@@ -81,39 +85,44 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
   bool progress = false;
   while (auto token = port_.pop_completed(now)) {
     progress = true;
-    PendingAccess& p = pending_[*token];
-    Warp& w = warps_[p.slot];
-    for (std::uint8_t d = 0; d < p.num_dst; ++d) {
-      for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
-        w.reg_ready[p.dst[d].first + k] = cycle;
-      }
-    }
-    --w.outstanding;
-    if (p.async) {
-      --w.outstanding_async;
-      finish_async_copy(w, p.async_group);
-    }
-    if (kernel_of(w).control != nullptr) control_complete(w.scoreboards, p.write_sb, p.async);
-    free_tokens_.push_back(*token);
-    const unsigned slot = p.slot;
-    switch (w.state) {
-      case WarpState::kRunning:
-        advance(slot, std::max(w.min_issue_cycle, cycle));
-        break;
-      case WarpState::kWaitMemory:
-        if (w.wait_async_only ? async_groups_within(w, w.async_wait_groups) : w.outstanding == 0) {
-          w.state = WarpState::kRunning;
-          advance(slot, std::max(w.min_issue_cycle, cycle));
-        }
-        break;
-      case WarpState::kDraining:
-        if (w.outstanding == 0) finish_warp(slot, cycle);
-        break;
-      default:
-        break;
-    }
+    complete_access(*token, cycle);
   }
   return progress;
+}
+
+void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
+  PendingAccess& p = pending_[token];
+  Warp& w = warps_[p.slot];
+  if (p.tma) complete_tma(p, cycle);
+  for (std::uint8_t d = 0; d < p.num_dst; ++d) {
+    for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
+      w.reg_ready[p.dst[d].first + k] = cycle;
+    }
+  }
+  --w.outstanding;
+  if (p.async) {
+    --w.outstanding_async;
+    finish_async_copy(w, p.async_group);
+  }
+  if (kernel_of(w).control != nullptr) control_complete(w.scoreboards, p.write_sb, p.async);
+  free_tokens_.push_back(token);
+  const unsigned slot = p.slot;
+  switch (w.state) {
+    case WarpState::kRunning:
+      advance(slot, std::max(w.min_issue_cycle, cycle));
+      break;
+    case WarpState::kWaitMemory:
+      if (w.wait_async_only ? async_groups_within(w, w.async_wait_groups) : w.outstanding == 0) {
+        w.state = WarpState::kRunning;
+        advance(slot, std::max(w.min_issue_cycle, cycle));
+      }
+      break;
+    case WarpState::kDraining:
+      if (w.outstanding == 0) finish_warp(slot, cycle);
+      break;
+    default:
+      break;
+  }
 }
 
 }  // namespace sassim::sim

@@ -19,6 +19,7 @@ void Sm::account(Warp& w, std::uint64_t cycle, WarpCycleState next) {
 WarpCycleState Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycle) const {
   switch (w.state) {
     case WarpState::kAtBarrier:
+    case WarpState::kWaitMbarrier:
       return WarpCycleState::kBarrier;
     case WarpState::kWaitMemory:
       return w.wait_async_only ? WarpCycleState::kLongScoreboard : WarpCycleState::kMembar;

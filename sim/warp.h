@@ -16,11 +16,12 @@ namespace sassim::sim {
 inline constexpr std::uint64_t kNeverCycle = std::numeric_limits<std::uint64_t>::max();
 
 enum class WarpState : std::uint8_t {
-  kFree,        // slot unused
-  kRunning,     // has instructions left
-  kAtBarrier,   // waiting at BAR.SYNC for the rest of its CTA
-  kWaitMemory,  // DEPBAR / MEMBAR: waiting for its outstanding accesses
-  kDraining,    // instruction stream done, waiting for its outstanding accesses
+  kFree,          // slot unused
+  kRunning,       // has instructions left
+  kAtBarrier,     // waiting at BAR.SYNC for the rest of its CTA
+  kWaitMemory,    // DEPBAR / MEMBAR: waiting for its outstanding accesses
+  kDraining,      // instruction stream done, waiting for its outstanding accesses
+  kWaitMbarrier,  // SYNCS.PHASECHK: waiting for an mbarrier phase (sim/sm_tma.cc)
 };
 
 struct Warp {
@@ -42,6 +43,9 @@ struct Warp {
   std::vector<std::uint32_t> async_groups;
   std::uint64_t async_group_base = 0;
   std::uint32_t async_wait_groups = 0;  // kWaitMemory on DEPBAR: groups allowed pending
+  // Shared offset of the mbarrier of the warp's last arrive.expect_tx (sim/sm_tma.cc);
+  // ~0: none yet.
+  std::uint64_t tx_barrier = ~std::uint64_t{0};
   // Cycle at which each register can be read; kNeverCycle while a load is pending.
   std::array<std::uint64_t, 256> reg_ready{};
   // For registers waiting on a load: whether it is a shared-memory load.

@@ -148,10 +148,44 @@ void AccelsimKernelTrace::read_warp(std::string_view warp_line, CtaTrace& cta,
     if (cta.addresses.size() > std::numeric_limits<std::uint32_t>::max()) {
       throw_at(*lines_, "more than 2^32 addresses in one CTA");
     }
-    insts.push_back({static_index(scratch_), scratch_.mask, static_cast<std::uint32_t>(addr_begin),
+    const std::uint32_t index = static_index(scratch_);
+    if (statics_[index].op.async != isa::AsyncOp::kNone) {
+      keep_async_record(statics_[index].op.async, addr_begin, cta.addresses);
+    }
+    insts.push_back({index, scratch_.mask, static_cast<std::uint32_t>(addr_begin),
                      static_cast<std::uint32_t>(cta.addresses.size() - addr_begin)});
   }
   prev_warp_.emplace(w, *count);
+}
+
+void AccelsimKernelTrace::keep_async_record(isa::AsyncOp op, std::size_t begin,
+                                            std::vector<std::uint64_t>& addresses) const {
+  const InstructionLine& line = scratch_;
+  std::array<std::uint64_t, kAsyncRecordWords> record{kNoTraceValue, kNoTraceValue};
+  const bool copy = op == isa::AsyncOp::kTmaLoad || op == isa::AsyncOp::kTmaStore ||
+                    op == isa::AsyncOp::kTmaPrefetch;
+  if (copy) {
+    if (line.tma) {
+      record = {line.tma_mbarrier, line.tma_bytes};
+    } else {
+      // Addresses only: one 32-byte sector per listed address.
+      record[1] = std::uint64_t{32} * (addresses.size() - begin);
+    }
+    addresses.insert(addresses.begin() + static_cast<std::ptrdiff_t>(begin), record.begin(),
+                     record.end());
+    return;
+  }
+  // SYNCS: the first active thread's address names the barrier; a negative immediate
+  // records the data register's value.
+  if (addresses.size() > begin) record[0] = addresses[begin];
+  if (line.immediate < 0) record[1] = static_cast<std::uint64_t>(-(line.immediate + 1));
+  if (op == isa::AsyncOp::kMbarWait && record[1] != kNoTraceValue && record[1] > 1) {
+    throw_at(*lines_, fmt::format("{} records phase parity {} (immediate {}): expected 0 or 1 "
+                                  "(immediate -1 or -2)",
+                                  line.opcode, record[1], line.immediate));
+  }
+  addresses.resize(begin);
+  addresses.insert(addresses.end(), record.begin(), record.end());
 }
 
 std::uint32_t AccelsimKernelTrace::static_index(const InstructionLine& inst) {

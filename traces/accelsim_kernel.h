@@ -38,6 +38,10 @@ class AccelsimKernelTrace final : public KernelTrace {
   void read_warp(std::string_view warp_line, CtaTrace& cta, std::vector<bool>& seen);
   std::uint32_t static_index(const InstructionLine& inst);
   std::uint32_t decode(const InstructionLine& inst);
+  // Rewrites the addresses of an asynchronous operation's line (from `begin`) into its
+  // record (kernel_trace.h).
+  void keep_async_record(isa::AsyncOp op, std::size_t begin,
+                         std::vector<std::uint64_t>& addresses) const;
 
   std::unique_ptr<LineSource> lines_;
   KernelHeader header_;

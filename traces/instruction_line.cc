@@ -58,6 +58,11 @@ class LineParser {
     return static_cast<std::uint16_t>(*n);
   }
 
+  std::string_view peek() const {
+    TokenCursor copy = tokens_;
+    return copy.next();
+  }
+
   void end() {
     std::string_view extra = tokens_.next();
     if (!extra.empty()) {
@@ -126,8 +131,9 @@ bool is_tma_opcode(std::string_view opcode) {
 }
 
 // mbarrier multicast [cta_mask] bytes oob_bytes mode transfers...: mode 3 lists a count
-// and that many hex addresses, mode 4 a hex base, a count and count - 1 decimal deltas.
-void parse_tma_fields(LineParser& p, InstructionLine& out) {
+// and that many hex addresses, mode 4 a hex base, a count and count - 1 decimal deltas
+// (each relative to the previous address). The transfer addresses go to `addresses`.
+void parse_tma_fields(LineParser& p, InstructionLine& out, std::vector<std::uint64_t>& addresses) {
   out.tma = true;
   out.tma_mbarrier = p.hex("a hex mbarrier address");
   const std::uint32_t multicast = p.dec("the multicast flag (0 or 1)");
@@ -138,11 +144,15 @@ void parse_tma_fields(LineParser& p, InstructionLine& out) {
   const std::uint32_t mode = p.dec("a TMA address mode (3 list, 4 base+delta)");
   if (mode == 3) {
     const std::uint32_t count = p.dec("the number of TMA transfers");
-    for (std::uint32_t i = 0; i < count; ++i) p.hex("a hex transfer address");
+    for (std::uint32_t i = 0; i < count; ++i) addresses.push_back(p.hex("a hex transfer address"));
   } else if (mode == 4) {
-    p.hex("a hex base transfer address");
+    std::uint64_t address = p.hex("a hex base transfer address");
     const std::uint32_t count = p.dec("the number of TMA transfers");
-    for (std::uint32_t i = 1; i < count; ++i) p.signed_dec("a decimal transfer address delta");
+    if (count > 0) addresses.push_back(address);
+    for (std::uint32_t i = 1; i < count; ++i) {
+      address += static_cast<std::uint64_t>(p.signed_dec("a decimal transfer address delta"));
+      addresses.push_back(address);
+    }
   } else {
     p.fail(fmt::format("bad TMA address mode {} (expected 3 list, 4 base+delta)", mode));
   }
@@ -183,8 +193,10 @@ void parse_instruction_line(std::string_view line, const TraceFormat& format,
   out.tma = false;
   out.tma_mbarrier = 0;
   out.tma_bytes = 0;
-  if (is_tma_opcode(out.opcode)) {
-    parse_tma_fields(p, out);
+  // A TMA line carries the TMA fields (they begin with the hex mbarrier address) or,
+  // as tracers without them write it, per-thread addresses like any memory line.
+  if (is_tma_opcode(out.opcode) && p.peek().starts_with("0x")) {
+    parse_tma_fields(p, out, addresses);
   } else if (out.mem_width > 0) {
     parse_addresses(p, out.mask, addresses);
   }

@@ -12,8 +12,9 @@
 // UBLKRED), as Accel-Sim's tracer writes them, follow mem_width with
 //   mbarrier_addr multicast [cta_mask] byte_count oob_byte_count mode transfers...
 // mode 3 = a count and that many hex transfer addresses; mode 4 = a hex base, a count
-// and count - 1 decimal deltas. The transfers are checked but not kept: the timing
-// model does not model TMA yet (such instructions take their unit's latency only).
+// and count - 1 decimal deltas. The transfer addresses are appended to the addresses;
+// a TMA line without these fields (a hex mbarrier address first) is read like any
+// memory line. traces/kernel_trace.h says how the reader keeps both.
 #include <array>
 #include <cstdint>
 #include <string_view>

@@ -71,6 +71,17 @@ struct WarpTrace {
   std::vector<isa::WarpInst> insts;
 };
 
+// Lines of Hopper asynchronous operations (isa::AsyncOp: TMA / bulk copies and SYNCS
+// mbarrier operations) keep a record in the address pool instead of per-thread
+// addresses: word 0 the mbarrier's address (kNoTraceValue: the line names none),
+// word 1 a value (kNoTraceValue: not recorded), then, for copies, the transfer
+// addresses. The value of a copy is its byte count; of a SYNCS line the value of its
+// data register, which tracer-version-5 lines record as a negative immediate
+// -(1 + value): expect-tx bytes (ARRIVE.TRANS64), phase parity (PHASECHK), arrival
+// count (EXCH, the init). docs/MODEL.md has the whole convention.
+inline constexpr std::uint64_t kNoTraceValue = ~std::uint64_t{0};
+inline constexpr std::uint32_t kAsyncRecordWords = 2;
+
 struct CtaTrace {
   Dim3 id;
   std::vector<WarpTrace> warps;          // indexed by warp id within the CTA

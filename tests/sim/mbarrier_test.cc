@@ -63,5 +63,44 @@ TEST(Mbarrier, BarriersAreKeyedByCtaAndOffsetAndReleasedWithTheirCta) {
   EXPECT_EQ(bars.completed_phases(MbarrierKey{1, 0x100}), 1u);
 }
 
+TEST(Mbarrier, RecordedExpectTxCountsBytesExactly) {
+  Mbarriers bars;
+  bars.arrive(kBar, MbarrierArrive{1, true, 1024});
+  bars.issue_tx(kBar, 512);
+  EXPECT_TRUE(bars.wait(kBar, 4, 0u));
+  EXPECT_TRUE(bars.complete_tx(kBar, 512).empty());  // 512 of the 1024 bytes still due
+  bars.issue_tx(kBar, 512);
+  EXPECT_EQ(bars.complete_tx(kBar, 512), (std::vector<unsigned>{4}));
+}
+
+TEST(Mbarrier, CopyCompletingBeforeItsExpectTxCountsBelowZero) {
+  Mbarriers bars;
+  bars.issue_tx(kBar, 256);
+  EXPECT_TRUE(bars.complete_tx(kBar, 256).empty());  // no arrival yet
+  EXPECT_EQ(bars.completed_phases(kBar), 0u);
+  bars.arrive(kBar, MbarrierArrive{1, true, 256});
+  EXPECT_EQ(bars.completed_phases(kBar), 1u);
+}
+
+TEST(Mbarrier, ParityWaitWaitsWhileTheCurrentPhaseHasThatParity) {
+  Mbarriers bars;
+  EXPECT_TRUE(bars.wait(kBar, 1, 0u));   // phase 0 not complete, nothing arrived yet
+  EXPECT_FALSE(bars.wait(kBar, 2, 1u));  // phase of parity 1 (phase -1) counts as done
+  bars.init(kBar, 2);                    // the waiter stays
+  EXPECT_TRUE(bars.arrive(kBar, MbarrierArrive{1, false, std::nullopt}).empty());
+  EXPECT_EQ(bars.arrive(kBar, MbarrierArrive{1, false, std::nullopt}), (std::vector<unsigned>{1}));
+  EXPECT_FALSE(bars.wait(kBar, 3, 0u));  // phase 0 completed
+  EXPECT_TRUE(bars.wait(kBar, 3, 1u));   // phase 1 is the current one
+}
+
+TEST(Mbarrier, ArrivalsCountThreads) {
+  Mbarriers bars;
+  bars.init(kBar, 64);
+  bars.arrive(kBar, MbarrierArrive{32, false, std::nullopt});
+  EXPECT_EQ(bars.completed_phases(kBar), 0u);
+  bars.arrive(kBar, MbarrierArrive{32, false, std::nullopt});
+  EXPECT_EQ(bars.completed_phases(kBar), 1u);
+}
+
 }  // namespace
 }  // namespace sassim::sim

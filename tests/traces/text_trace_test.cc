@@ -151,7 +151,43 @@ TEST(TextTrace, TmaLinesCarryTheirOwnFieldsInModesThreeAndFour) {
   auto k = kernel_from_text(text, "tma.traceg");
   CtaTrace cta = only_cta(*k);
   ASSERT_EQ(cta.warps[0].insts.size(), 3u);
-  for (const auto& inst : cta.warps[0].insts) EXPECT_EQ(inst.addr_count, 0u);
+  // Each keeps its record (kernel_trace.h): mbarrier, value, transfers.
+  const auto record = [&](std::size_t i) {
+    const auto& inst = cta.warps[0].insts[i];
+    return std::vector<std::uint64_t>(cta.addresses.begin() + inst.addr_begin,
+                                      cta.addresses.begin() + inst.addr_begin + inst.addr_count);
+  };
+  EXPECT_EQ(record(0),
+            (std::vector<std::uint64_t>{0x7f0000000400, 4096, 0x7e0000100000, 0x7e0000100800}));
+  EXPECT_EQ(record(1), (std::vector<std::uint64_t>{0x7f0000000408, 2048, 0x7e0000200000,
+                                                   0x7e0000200080, 0x7e0000200040}));
+  EXPECT_EQ(record(2), (std::vector<std::uint64_t>{kNoTraceValue, kNoTraceValue}));
+}
+
+TEST(TextTrace, SyncsLinesKeepTheirBarrierAndRecordedValue) {
+  HeaderFields f;
+  f.tracer = "5";
+  f.binary_version = "90";
+  std::string text =
+      header(f) + one_warp_cta("0,0,0", {"0100 00000003 0 SYNCS.ARRIVE.TRANS64 1 R4 8 1 "
+                                         "0x7f0000000400 0 -4097",
+                                         "0110 ffffffff 0 SYNCS.PHASECHK.TRANS64.TRYWAIT 1 R4 8 "
+                                         "1 0x7f0000000400 0 8",
+                                         "0120 00000001 0 UTMALDG.2D 0 16 0 0x10000 0"});
+  CtaTrace cta = only_cta(*kernel_from_text(text, "syncs.traceg"));
+  const auto& insts = cta.warps[0].insts;
+  ASSERT_EQ(insts.size(), 3u);
+  // The first thread's address and -(1 + 4096): 4096 expect-tx bytes.
+  EXPECT_EQ(insts[0].addr_count, kAsyncRecordWords);
+  EXPECT_EQ(cta.addresses[insts[0].addr_begin], 0x7f0000000400u);
+  EXPECT_EQ(cta.addresses[insts[0].addr_begin + 1], 4096u);
+  // A non-negative immediate is the instruction's own, not a recorded value.
+  EXPECT_EQ(cta.addresses[insts[1].addr_begin + 1], kNoTraceValue);
+  // A copy with per-thread addresses only: no barrier, one sector per address.
+  EXPECT_EQ(insts[2].addr_count, 3u);
+  EXPECT_EQ(cta.addresses[insts[2].addr_begin], kNoTraceValue);
+  EXPECT_EQ(cta.addresses[insts[2].addr_begin + 1], 32u);
+  EXPECT_EQ(cta.addresses[insts[2].addr_begin + 2], 0x10000u);
 }
 
 TEST(TextTrace, BadTmaAddressModeIsNamed) {

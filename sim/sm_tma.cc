@@ -1,0 +1,136 @@
+// Hopper TMA copies and mbarriers in the SM: UTMALDG / UTMASTG / UTMAPF / UBLKCP go
+// through address generation to the SM's TMA engine (memsys/tma_engine.h); SYNCS
+// init / arrive / wait update the CTA's mbarriers (sim/mbarrier.h). A load copy that
+// names an mbarrier adds its bytes to it when issued and removes them when the
+// engine completes it; warps waiting on the barrier resume in the cycle its phase
+// completes (the cycle after, when an arrive issued in this cycle completed it).
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+#include "sim/sm.h"
+#include "sim/sm_internal.h"
+
+namespace sassim::sim {
+namespace {
+
+// The barrier of SYNCS lines that record no address (one per CTA).
+constexpr std::uint64_t kUnnamedBarrier = traces::kNoTraceValue - 1;
+
+memsys::TmaKind tma_kind(isa::AsyncOp op) {
+  switch (op) {
+    case isa::AsyncOp::kTmaStore:
+      return memsys::TmaKind::kStore;
+    case isa::AsyncOp::kTmaPrefetch:
+      return memsys::TmaKind::kPrefetch;
+    default:
+      return memsys::TmaKind::kLoad;
+  }
+}
+
+bool is_copy(isa::AsyncOp op) {
+  return op == isa::AsyncOp::kTmaLoad || op == isa::AsyncOp::kTmaStore ||
+         op == isa::AsyncOp::kTmaPrefetch;
+}
+
+}  // namespace
+
+bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
+                     std::uint64_t cycle, Picos now) {
+  // A line without its record (traces/kernel_trace.h) or without active threads
+  // takes its unit's latency only.
+  if (wi.active_mask == 0 || wi.addr_count < traces::kAsyncRecordWords) return false;
+  Warp& w = warps_[slot];
+  const CtaSlot& c = ctas_[w.cta_slot];
+  const std::uint64_t* record = c.trace.addresses.data() + wi.addr_begin;
+  const std::uint64_t value = record[1];
+  // The barrier's shared-memory offset: generic addresses in the shared window are
+  // made relative to it; a line without an address names the CTA's unnamed barrier.
+  std::uint64_t offset = record[0] == traces::kNoTraceValue ? kUnnamedBarrier : record[0];
+  const KernelContext& kernel = kernel_of(w);
+  if (offset >= kernel.info->shmem_base &&
+      offset - kernel.info->shmem_base < kernel.shared_window_size) {
+    offset -= kernel.info->shmem_base;
+  }
+  const MbarrierKey key{w.cta_slot, offset};
+  const isa::AsyncOp op = si.op.async;
+  if (is_copy(op)) {
+    const std::uint32_t token = acquire_token();
+    PendingAccess& p = pending_[token];
+    p = PendingAccess{};
+    p.slot = slot;
+    p.tma = true;
+    p.tma_bytes = value == traces::kNoTraceValue ? 0 : value;
+    // A load whose line names no mbarrier completes on the barrier of its warp's last
+    // arrive.expect_tx (the producer pattern), if any.
+    const std::uint64_t barrier = record[0] != traces::kNoTraceValue ? offset : w.tx_barrier;
+    p.tma_barrier = op == isa::AsyncOp::kTmaLoad && barrier != traces::kNoTraceValue;
+    p.barrier = MbarrierKey{w.cta_slot, barrier};
+    if (p.tma_barrier) mbarriers_.issue_tx(p.barrier, p.tma_bytes);
+    ++w.outstanding;
+    if (tma_copies_.size() <= token) tma_copies_.resize(token + 1);
+    memsys::TmaCopy& copy = tma_copies_[token];
+    copy.token = token;
+    copy.kind = tma_kind(op);
+    copy.bytes = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(p.tma_bytes, std::numeric_limits<std::uint32_t>::max()));
+    copy.transfers.assign(record + traces::kAsyncRecordWords, record + wi.addr_count);
+    const std::uint64_t latency = kernel.timing->latency(si.op);
+    tma_stage_.push(token, now, now + clock_.edge(latency));
+    return false;
+  }
+  const bool recorded = value != traces::kNoTraceValue;
+  switch (op) {
+    case isa::AsyncOp::kMbarInit:
+      mbarriers_.init(key, recorded ? static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                          value, std::numeric_limits<std::uint32_t>::max()))
+                                    : 1);
+      return false;
+    case isa::AsyncOp::kMbarArrive:
+    case isa::AsyncOp::kMbarArriveTx: {
+      MbarrierArrive arrive;
+      arrive.arrivals = static_cast<std::uint32_t>(std::popcount(wi.active_mask));
+      arrive.expects_tx = op == isa::AsyncOp::kMbarArriveTx;
+      if (arrive.expects_tx && recorded) arrive.tx_bytes = value;
+      if (arrive.expects_tx) w.tx_barrier = offset;
+      wake_mbarrier_waiters(mbarriers_.arrive(key, arrive), cycle + 1);
+      return false;
+    }
+    case isa::AsyncOp::kMbarWait: {
+      std::optional<unsigned> parity;
+      if (recorded) parity = static_cast<unsigned>(value & 1U);
+      if (!mbarriers_.wait(key, slot, parity)) return false;
+      w.state = WarpState::kWaitMbarrier;
+      w.min_issue_cycle = cycle + 1;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool Sm::submit_tma_copies(std::uint64_t cycle, Picos now) {
+  bool progress = false;
+  while (tma_stage_.ready(now)) {
+    const std::uint32_t token = tma_stage_.pop();
+    progress = true;
+    // A port without a TMA engine completes the copy at once.
+    if (!port_.submit_tma(tma_copies_[token], now)) complete_access(token, cycle);
+  }
+  return progress;
+}
+
+void Sm::complete_tma(const PendingAccess& p, std::uint64_t cycle) {
+  if (p.tma_barrier) wake_mbarrier_waiters(mbarriers_.complete_tx(p.barrier, p.tma_bytes), cycle);
+}
+
+void Sm::wake_mbarrier_waiters(const std::vector<unsigned>& slots, std::uint64_t cycle) {
+  for (unsigned slot : slots) {
+    Warp& w = warps_[slot];
+    if (w.state != WarpState::kWaitMbarrier) continue;
+    w.state = WarpState::kRunning;
+    advance(slot, std::max(w.min_issue_cycle, cycle));
+  }
+}
+
+}  // namespace sassim::sim

@@ -1,0 +1,161 @@
+#pragma once
+// Runs one Hopper CTA written as tracer-version-5 text on one SM whose memory port
+// is a mock: a real TmaEngine whose L2 answers every read `l2_cycles` after it was
+// sent, an unlimited shared-memory data path, and other accesses completing after a
+// fixed latency. Records every issue.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "memsys/engine.h"
+#include "memsys/tma_engine.h"
+#include "sim/exec_timing.h"
+#include "sim/sm.h"
+#include "sim_fixtures.h"
+#include "sm_harness.h"
+#include "traces/text_trace.h"
+
+namespace sassim::sim::testing {
+
+class TmaMockPort final : public memsys::SmMemoryPort,
+                          public ClockedUnit,
+                          public memsys::TmaNeighbours {
+ public:
+  TmaMockPort(const config::TmaConfig& tma, std::uint64_t l2_cycles, Clock clock)
+      : clock_(clock), l2_cycles_(l2_cycles), engine_(0, tma, 128, 32, clock, *this) {}
+
+  // SmMemoryPort: plain accesses complete l2_cycles after submission.
+  bool can_accept(Picos /*now*/) const override { return true; }
+  void submit(const memsys::WarpMemAccess& access, Picos now) override {
+    completions_.emplace(now + clock_.edge(l2_cycles_), access.token);
+  }
+  std::optional<std::uint32_t> pop_completed(Picos now) override {
+    if (completions_.empty() || completions_.begin()->first > now) return std::nullopt;
+    const std::uint32_t token = completions_.begin()->second;
+    completions_.erase(completions_.begin());
+    return token;
+  }
+  Picos next_completion_ps() const override {
+    return completions_.empty() ? kNever : completions_.begin()->first;
+  }
+  std::uint32_t outstanding() const override {
+    return static_cast<std::uint32_t>(completions_.size()) + engine_.copies_in_flight();
+  }
+  bool submit_tma(const memsys::TmaCopy& copy, Picos now) override {
+    submitted_at.push_back(now / clock_.period_ps);
+    engine_.submit(copy, now);
+    return true;
+  }
+
+  // TmaNeighbours.
+  bool send(const memsys::MemRequest& r, Picos now) override {
+    sent.emplace_back(now / clock_.period_ps, r);
+    if (r.kind == memsys::ReqKind::kRead) {
+      responses_.emplace(now + clock_.edge(l2_cycles_),
+                         memsys::MemResponse{r.line, r.sector_mask, r.tag, r.sm, r.kind});
+    }
+    return true;
+  }
+  std::uint64_t write_shared(std::uint32_t /*bytes*/, Picos /*now*/) override { return 0; }
+  std::uint64_t read_shared(std::uint32_t /*bytes*/, Picos /*now*/) override { return 0; }
+  void complete(std::uint32_t token, Picos done_ps) override {
+    completions_.emplace(done_ps, token);
+  }
+
+  // ClockedUnit.
+  bool tick(std::uint64_t /*cycle*/, Picos now) override {
+    bool progress = false;
+    while (!responses_.empty() && responses_.begin()->first <= now) {
+      engine_.take_response(responses_.begin()->second, now);
+      responses_.erase(responses_.begin());
+      progress = true;
+    }
+    return engine_.tick(now) || progress;
+  }
+  Picos next_event_ps() const override {
+    const Picos r = responses_.empty() ? kNever : responses_.begin()->first;
+    return std::min(r, engine_.next_event_ps());
+  }
+  bool busy() const override { return engine_.busy() || !responses_.empty(); }
+  const std::string& name() const override { return name_; }
+  std::string describe_state() const override { return "mock TMA port"; }
+  void report(StatSink& /*sink*/) const override {}
+
+  std::vector<std::uint64_t> submitted_at;                         // cycle of each submit_tma
+  std::vector<std::pair<std::uint64_t, memsys::MemRequest>> sent;  // cycle, request
+
+ private:
+  Clock clock_;
+  std::uint64_t l2_cycles_;
+  memsys::TmaEngine engine_;
+  std::multimap<Picos, memsys::MemResponse> responses_;
+  std::multimap<Picos, std::uint32_t> completions_;
+  std::string name_ = "mock";
+};
+
+class TmaRig : public ::testing::Test {
+ protected:
+  static constexpr Picos kCycle = 1000;
+  static constexpr std::uint64_t kShmemBase = 0x7f0000000000;
+
+  void SetUp() override {
+    config_ = small_config();
+    config_.set_arch("sm_90");
+    config_.mutable_sm()->mutable_units()->mutable_memory()->set_latency_cycles(4);
+    config_.mutable_tma()->set_setup_latency_cycles(66);
+    config_.mutable_tma()->set_bytes_per_cycle(128);
+  }
+
+  // Runs one CTA of `warps` (warp_text() parts) until it retires.
+  void run(const std::vector<std::string>& warps, std::uint64_t l2_cycles = 200) {
+    const auto threads = static_cast<std::uint32_t>(32 * warps.size());
+    std::string text = fmt::format(
+        "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = ({},1,1)\n"
+        "-shmem = 1024\n-nregs = 16\n-binary version = 90\n-cuda stream id = 0\n"
+        "-shmem base_addr = {:#x}\n-local mem base_addr = 0x00007e0000000000\n"
+        "-nvbit version = 1.5.5\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
+        "#BEGIN_TB\n\nthread block = 0,0,0\n\n",
+        threads, kShmemBase);
+    for (const std::string& w : warps) text += w + "\n";
+    text += "#END_TB\n";
+    kernel_ = traces::kernel_from_text(text, "tma.traceg");
+    std::optional<traces::CtaTrace> cta = kernel_->next_cta();
+    ASSERT_TRUE(cta.has_value());
+    const traces::KernelInfo& info = kernel_->info();
+    timing_ = std::make_unique<ExecTiming>(config_.sm(), info.arch, info.arch);
+    context_.info = &info;
+    context_.statics = &kernel_->statics();
+    context_.timing = timing_.get();
+    context_.cta = {threads, static_cast<std::uint32_t>(warps.size()), 0, 1024};
+    context_.shared_window_size = 1 << 24;
+    port_ = std::make_unique<TmaMockPort>(config_.tma(), l2_cycles, Clock{kCycle});
+    sm_ = std::make_unique<Sm>(0, config_, *port_, Clock{kCycle});
+    sm_->set_issue_observer(&recorder_);
+    Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 100000);
+    engine.add(ClockDomain::kCore, port_.get());
+    engine.add(ClockDomain::kCore, sm_.get());
+    sm_->accept(std::move(*cta), context_, 0);
+    engine.run_until([&] { return !sm_->busy() && !port_->busy(); });
+    end_cycle_ = engine.cycle(ClockDomain::kCore);
+  }
+
+  std::uint64_t cycles_in(WarpCycleState state) const {
+    return sm_->counters().warp_cycles[static_cast<std::size_t>(state)];
+  }
+
+  config::GpuConfig config_;
+  std::unique_ptr<traces::KernelTrace> kernel_;
+  std::unique_ptr<ExecTiming> timing_;
+  KernelContext context_;
+  std::unique_ptr<TmaMockPort> port_;
+  std::unique_ptr<Sm> sm_;
+  IssueRecorder recorder_;
+  std::uint64_t end_cycle_ = 0;
+};
+
+}  // namespace sassim::sim::testing

@@ -1,0 +1,142 @@
+// The SM drives the TMA engine and the mbarriers (sim/sm_tma.cc): exact cycles of a
+// UTMALDG completing on an mbarrier that a consumer warp waits on, with the values a
+// trace records (tracer-version-5 negative immediates) and without them.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "isa/error.h"
+
+#include "tma_rig.h"
+
+namespace sassim::sim::testing {
+namespace {
+
+// Barrier at shared offset 0x400 (its generic address in the trace's shared window).
+constexpr const char* kBar = "0x7f0000000400";
+
+// Producer: init (1 arrival), arrive.expect_tx(4096), UTMALDG of 2 x 2048 bytes.
+std::vector<std::string> producer(bool recorded) {
+  return {fmt::format("0000 00000001 0 SYNCS.EXCH.64 0 8 0 {} {}", kBar, recorded ? -2 : 0),
+          fmt::format("0010 00000001 0 SYNCS.ARRIVE.TRANS64 1 R3 8 0 {} {}", kBar,
+                      recorded ? -4097 : 0),
+          fmt::format("0020 00000001 0 UTMALDG.2D 0 0 {} 0 4096 0 4 0x10000 2 2048 0", kBar),
+          "0030 ffffffff 0 EXIT 0 0 0"};
+}
+
+// Consumer: TRYWAIT (phase parity 0 when recorded), then a NOP.
+std::vector<std::string> consumer(bool recorded, int tries = 1) {
+  std::vector<std::string> lines;
+  for (int i = 0; i < tries; ++i) {
+    lines.push_back(
+        fmt::format("0100 ffffffff 0 SYNCS.PHASECHK.TRANS64.TRYWAIT 2 R3 R0 8 1 {} 0 {}", kBar,
+                    recorded ? -1 : 0));
+  }
+  lines.push_back("0110 ffffffff 0 NOP 0 0 0");
+  lines.push_back("0120 ffffffff 0 EXIT 0 0 0");
+  return lines;
+}
+
+class SmTma : public TmaRig {
+ protected:
+  // The cycle the copy issued at `issue` completes: address generation, TMA setup,
+  // the engine's issue rate over `sectors` requests, then the L2 round trip.
+  std::uint64_t copy_done(std::uint64_t issue, std::uint64_t sectors, std::uint64_t l2) const {
+    const auto& tma = config_.tma();
+    return issue + config_.sm().units().memory().latency_cycles() + tma.setup_latency_cycles() +
+           (sectors - 1) * 32 / tma.bytes_per_cycle() + l2;
+  }
+};
+
+TEST_F(SmTma, ConsumerResumesWhenTheCopyCompletesTheBarrierPhase) {
+  run({warp_text(0, producer(true)), warp_text(1, consumer(true))}, 200);
+  const std::uint64_t issue = recorder_.cycle_of(0x20, 0);
+  ASSERT_EQ(port_->submitted_at.size(), 1u);
+  EXPECT_EQ(port_->submitted_at[0], issue + 4);
+  ASSERT_EQ(port_->sent.size(), 128u);  // 4096 bytes in 32-byte sectors
+  EXPECT_EQ(port_->sent.front().first, issue + 4 + 66);
+  // 2 x 2048 bytes: 128 sectors, one every 32 / 128 cycles.
+  const std::uint64_t done = copy_done(issue, 128, 200);
+  EXPECT_EQ(done, issue + 4 + 66 + 31 + 200);
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), done);
+  // The consumer waited in `barrier` from the cycle after its TRYWAIT.
+  EXPECT_EQ(cycles_in(WarpCycleState::kBarrier), done - recorder_.cycle_of(0x100, 1) - 1);
+}
+
+TEST_F(SmTma, SetupAndRateComeFromTheConfig) {
+  config_.mutable_tma()->set_setup_latency_cycles(10);
+  config_.mutable_tma()->set_bytes_per_cycle(64);
+  run({warp_text(0, producer(true)), warp_text(1, consumer(true))}, 50);
+  const std::uint64_t issue = recorder_.cycle_of(0x20, 0);
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), copy_done(issue, 128, 50));
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), issue + 4 + 10 + 63 + 50);
+}
+
+TEST_F(SmTma, RecordedParityMakesAConsumerThatComesFirstWait) {
+  // The consumer is the oldest warp: its TRYWAIT issues before the producer arrives.
+  run({warp_text(0, consumer(true)), warp_text(1, producer(true))}, 200);
+  ASSERT_LT(recorder_.cycle_of(0x100, 0), recorder_.cycle_of(0x10, 1));
+  EXPECT_EQ(recorder_.cycle_of(0x110, 0), copy_done(recorder_.cycle_of(0x20, 1), 128, 200));
+}
+
+TEST_F(SmTma, WithoutRecordedValuesAConsumerThatComesFirstDoesNotWait) {
+  run({warp_text(0, consumer(false)), warp_text(1, producer(false))}, 200);
+  EXPECT_EQ(recorder_.cycle_of(0x110, 0), recorder_.cycle_of(0x100, 0) + 1);
+}
+
+TEST_F(SmTma, WithoutRecordedValuesTheExpectTxArriveWaitsForTheCopy) {
+  run({warp_text(0, producer(false)), warp_text(1, consumer(false))}, 200);
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), copy_done(recorder_.cycle_of(0x20, 0), 128, 200));
+}
+
+TEST_F(SmTma, RetriedTryWaitsPassOnceThePhaseCompleted) {
+  run({warp_text(0, producer(true)), warp_text(1, consumer(true, 3))}, 200);
+  const std::uint64_t done = copy_done(recorder_.cycle_of(0x20, 0), 128, 200);
+  // The first try waits; the two retries (the trace's loop) issue one per cycle.
+  std::vector<std::uint64_t> tries;
+  for (const IssueRecord& r : recorder_.records) {
+    if (r.warp == 1 && r.pc == 0x100) tries.push_back(r.cycle);
+  }
+  ASSERT_EQ(tries.size(), 3u);
+  EXPECT_EQ(tries[1], done);
+  EXPECT_EQ(tries[2], done + 1);
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), done + 2);
+}
+
+TEST_F(SmTma, AddressOnlyCopyIsOneSectorPerAddressOnTheArrivedBarrier) {
+  // An NVBit-style line: per-thread addresses (one thread), no TMA fields, no values.
+  std::vector<std::string> p = producer(false);
+  p[2] = "0020 00000001 0 UTMALDG.2D 0 16 0 0x10000 0";
+  run({warp_text(0, p), warp_text(1, consumer(false))}, 200);
+  ASSERT_EQ(port_->sent.size(), 1u);
+  EXPECT_EQ(port_->sent[0].second.line, 0x10000u / 128);
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), copy_done(recorder_.cycle_of(0x20, 0), 1, 200));
+}
+
+TEST_F(SmTma, StoreHoldsTheIssuingWarpUntilItsLastRequestLeaves) {
+  run({warp_text(0, {"0000 00000001 0 UTMASTG.2D 0 0 0x0 0 256 0 3 1 0x20000 0",
+                     "0010 ffffffff 0 EXIT 0 0 0"})},
+      200);
+  ASSERT_EQ(port_->sent.size(), 8u);
+  EXPECT_EQ(port_->sent[0].second.kind, memsys::ReqKind::kWrite);
+  const std::uint64_t issue = recorder_.cycle_of(0x0, 0);
+  // Last of 8 requests 7 x 32 / 128 = 1 cycle after the first; the copy completes
+  // and the warp (its EXIT long issued) finishes in that cycle.
+  EXPECT_EQ(port_->sent.back().first, issue + 4 + 66 + 1);
+  EXPECT_EQ(end_cycle_, issue + 4 + 66 + 1);
+}
+
+TEST_F(SmTma, BadRecordedParityIsAnErrorNamingTheLine) {
+  std::vector<std::string> c = consumer(true);
+  c[0] = fmt::format("0100 ffffffff 0 SYNCS.PHASECHK.TRANS64.TRYWAIT 2 R3 R0 8 1 {} 0 -3", kBar);
+  try {
+    run({warp_text(0, producer(true)), warp_text(1, c)});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_THAT(std::string(e.what()), ::testing::HasSubstr("tma.traceg"));
+    EXPECT_THAT(std::string(e.what()),
+                ::testing::HasSubstr("records phase parity 2 (immediate -3): expected 0 or 1"));
+  }
+}
+
+}  // namespace
+}  // namespace sassim::sim::testing
