@@ -32,8 +32,9 @@ int main() {
       "TMA (validate_tma)",
       "One TMA load at a time on SM 0's engine, memory system under a mock SM "
       "(tests/support/tma_measurements.h), plus the preset's address-generation latency "
-      "(sm.units.memory, 4 cycles): from issue to the data in shared memory. The SM does "
-      "not drive the engine yet (docs/MODEL.md), so no mbarrier wake-up is included.",
+      "(sm.units.memory, 4 cycles): from issue to the data in shared memory. A warp "
+      "waiting on the copy's mbarrier issues in the cycle the copy completes "
+      "(docs/MODEL.md, tests/sim/tma_sm_test.cc), so the wake-up adds no cycles.",
       rows);
   return 0;
 }
