@@ -68,6 +68,26 @@ void check_l1(const L1Config& l1, std::vector<std::string>& problems) {
                l1.unified_size_bytes() - l1.shared_memory_bytes(), "l1", l1.line_bytes(),
                l1.associativity(), problems);
   }
+  // Every carve-out leaves a data part of whole sets of the base data part's geometry.
+  const std::uint64_t set_bytes = std::uint64_t{l1.line_bytes()} * l1.associativity();
+  const std::uint64_t base_data = l1.unified_size_bytes() - l1.shared_memory_bytes();
+  for (std::uint32_t option : l1.shared_carveout_options_bytes()) {
+    if (option > l1.shared_memory_bytes()) {
+      problems.push_back(fmt::format(
+          "l1.shared_carveout_options_bytes: {} exceeds l1.shared_memory_bytes = {} (the largest "
+          "carve-out)",
+          option, l1.shared_memory_bytes()));
+    } else if (set_bytes != 0 && base_data != 0 && base_data % set_bytes == 0) {
+      const std::uint64_t sets = base_data / set_bytes;
+      const std::uint64_t data = l1.unified_size_bytes() - option;
+      if (data % (sets * l1.line_bytes()) != 0) {
+        problems.push_back(fmt::format(
+            "l1.shared_carveout_options_bytes: {} leaves {} bytes of L1 data, not a whole number "
+            "of ways of the {} sets of {}-byte lines the base data part has",
+            option, data, sets, l1.line_bytes()));
+      }
+    }
+  }
 }
 
 void check_l2(const L2Config& l2, std::vector<std::string>& problems) {

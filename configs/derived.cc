@@ -1,5 +1,6 @@
 #include "configs/derived.h"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 #include <utility>
@@ -28,6 +29,24 @@ double dram_clock_mhz(const GpuConfig& config) {
 
 std::uint32_t l1_data_bytes(const GpuConfig& config) {
   return config.l1().unified_size_bytes() - config.l1().shared_memory_bytes();
+}
+
+std::uint32_t l1_max_data_bytes(const GpuConfig& config) {
+  std::uint32_t smallest = config.l1().shared_memory_bytes();
+  for (std::uint32_t option : config.l1().shared_carveout_options_bytes()) {
+    smallest = std::min(smallest, option);
+  }
+  return config.l1().unified_size_bytes() - smallest;
+}
+
+std::uint32_t shared_carveout_bytes(const GpuConfig& config, std::uint32_t resident_ctas,
+                                    std::uint32_t shared_per_cta) {
+  const std::uint64_t need = std::uint64_t{resident_ctas} * shared_per_cta;
+  std::uint32_t best = config.l1().shared_memory_bytes();
+  for (std::uint32_t option : config.l1().shared_carveout_options_bytes()) {
+    if (option >= need && option < best) best = option;
+  }
+  return best;
 }
 
 std::uint64_t l2_slice_bytes(const GpuConfig& config) {

@@ -21,6 +21,14 @@ double dram_clock_mhz(const GpuConfig& config);
 
 // Part of the unified L1 / shared array that caches data: unified - shared bytes.
 std::uint32_t l1_data_bytes(const GpuConfig& config);
+// The L1 data part with the smallest shared-memory carve-out the config allows (the
+// most the L1 data cache can ever hold): l1_data_bytes without carve-out options.
+std::uint32_t l1_max_data_bytes(const GpuConfig& config);
+// The carve-out a kernel runs with (l1.shared_carveout_options_bytes) when
+// `resident_ctas` of its CTAs, each using `shared_per_cta` bytes, fit on an SM by every
+// other limit; l1.shared_memory_bytes without options or when none is large enough.
+std::uint32_t shared_carveout_bytes(const GpuConfig& config, std::uint32_t resident_ctas,
+                                    std::uint32_t shared_per_cta);
 
 // Capacity of one L2 slice: l2.size_bytes / l2.slices.
 std::uint64_t l2_slice_bytes(const GpuConfig& config);

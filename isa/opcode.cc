@@ -176,6 +176,10 @@ std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_mo
   if (row->name == "BAR" && !barrier_operands(*text, op)) return std::nullopt;
   op.access_bytes = row->space == MemSpace::kNone ? 0 : memory_access_bytes(*text);
   op.dst_regs = destination_registers(row->dst, *text, op.access_bytes);
+  op.l1_bypass = (row->space == MemSpace::kGlobal || row->space == MemSpace::kGeneric) &&
+                 row->mem == MemKind::kLoad &&
+                 ((text->has("STRONG") && (text->has("GPU") || text->has("SYS"))) ||
+                  text->has("CG") || text->has("CV"));
   const FlopInfo flops = flops_of(*text);
   op.flop_kind = static_cast<std::uint8_t>(flops.kind);
   op.flops_per_thread = flops.per_thread;

@@ -105,6 +105,10 @@ struct DecodedOpcode {
   ControlKind control = ControlKind::kNone;
   std::uint8_t access_bytes = 0;  // bytes per thread implied by modifiers (.128 -> 16), 0 = none
   std::uint8_t dst_regs = 1;      // registers written by the first recorded destination
+  // A global load whose cache operator keeps it out of the L1 (served by the L2): the
+  // coherent scopes .STRONG.GPU / .STRONG.SYS (ld.cg, ld.cv, ld.relaxed.gpu, volatile)
+  // and the older .CG / .CV modifiers; .STRONG.SM / .STRONG.CTA (ld.ca) stay in the L1.
+  bool l1_bypass = false;
   std::uint8_t flop_kind = 0;     // isa::FlopKind (isa/flops.h) of its floating-point work
   std::uint16_t flops_per_thread = 0;  // floating-point operations per active thread
   MatrixShape matrix;                  // shape and types of matrix instructions

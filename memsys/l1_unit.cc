@@ -17,6 +17,28 @@ unsigned count(std::uint32_t mask) {
 
 }  // namespace
 
+namespace {
+
+// Ways per set of the L1 data part when `data_bytes` of the unified array hold data, the
+// sets fixed by the base data part (data_cache_bytes ways of config.associativity).
+std::uint32_t ways_for(const config::L1Config& config, std::uint64_t base_data_bytes,
+                       std::uint64_t data_bytes) {
+  const std::uint64_t set_bytes = std::uint64_t{config.line_bytes()} * config.associativity();
+  if (set_bytes == 0 || base_data_bytes < set_bytes) return config.associativity();
+  const std::uint64_t sets = base_data_bytes / set_bytes;
+  return static_cast<std::uint32_t>(data_bytes / (sets * config.line_bytes()));
+}
+
+std::uint64_t max_data_bytes(const config::L1Config& config, std::uint64_t base_data_bytes) {
+  std::uint64_t smallest = config.shared_memory_bytes();
+  for (std::uint32_t option : config.shared_carveout_options_bytes()) {
+    smallest = std::min<std::uint64_t>(smallest, option);
+  }
+  return base_data_bytes == 0 ? 0 : config.unified_size_bytes() - smallest;
+}
+
+}  // namespace
+
 L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t data_cache_bytes,
                const config::TmaConfig& tma, Clock clock, Link<MemRequest>& to_noc,
                Link<MemResponse>& from_noc, Doorbell& inbox)
@@ -30,7 +52,10 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       shared_latency_cycles_(config.shared_latency_cycles()),
       tag_lookups_per_cycle_(config.tag_lookups_per_cycle()),
       data_bytes_per_cycle_(config.data_bytes_per_cycle()),
-      cache_(data_cache_bytes, config.associativity(), config.line_bytes(), 1,
+      unified_bytes_(config.unified_size_bytes()),
+      cache_(max_data_bytes(config, data_cache_bytes),
+             ways_for(config, data_cache_bytes, max_data_bytes(config, data_cache_bytes)),
+             config.line_bytes(), 1,
              "l1 data cache (l1.unified_size_bytes - l1.shared_memory_bytes)"),
       mshrs_(config.mshr_entries()),
       data_path_(config.data_bytes_per_cycle()),
@@ -40,7 +65,17 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       from_noc_(from_noc),
       inbox_(inbox),
       tma_(static_cast<std::uint16_t>(sm), tma, config.line_bytes(), config.sector_bytes(), clock,
-           tma_port_) {}
+           tma_port_) {
+  cache_.set_active_ways(ways_for(config, data_cache_bytes, data_cache_bytes));
+  line_bytes_ = config.line_bytes();
+}
+
+void L1Unit::set_shared_carveout(std::uint32_t shared_bytes) {
+  if (!cache_.enabled() || shared_bytes > unified_bytes_) return;
+  const std::uint64_t sets = cache_.sets();
+  const auto ways = static_cast<std::uint32_t>((unified_bytes_ - shared_bytes) / (sets * line_bytes_));
+  if (ways != 0 && ways != cache_.ways()) cache_.set_active_ways(ways);
+}
 
 // ---- SmMemoryPort ----------------------------------------------------------------
 
@@ -70,7 +105,8 @@ void L1Unit::submit(const WarpMemAccess& access, Picos now) {
   slot.addresses.assign(access.addresses.begin(), access.addresses.end());
   slot.store_kind = access.kind == isa::MemKind::kReduction ? ReqKind::kReduction : ReqKind::kWrite;
   // Local memory is always cached in L1; global data only where the GPU caches it there.
-  slot.cacheable = cache_global_loads_ || access.space == isa::MemSpace::kLocal;
+  slot.cacheable =
+      (cache_global_loads_ && !access.l1_bypass) || access.space == isa::MemSpace::kLocal;
   if (access.space == isa::MemSpace::kShared) {
     slot.path = Path::kShared;
   } else if (access.kind == isa::MemKind::kStore || access.kind == isa::MemKind::kReduction) {

@@ -67,6 +67,9 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
          Link<MemResponse>& from_noc, Doorbell& inbox);
 
   bool submit_tma(const TmaCopy& copy, Picos now) override;
+  void set_shared_carveout(std::uint32_t shared_bytes) override;
+  // Ways per set the L1 data cache uses now (it follows the shared-memory carve-out).
+  std::uint32_t data_ways() const { return cache_.ways(); }
   const TmaEngine& tma() const { return tma_; }
 
   // SmMemoryPort
@@ -167,10 +170,12 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   std::uint32_t tag_lookups_per_cycle_;
   std::int64_t data_bytes_per_cycle_;
 
+  std::uint64_t unified_bytes_;
   SectorCache cache_;
   MshrTable<Waiter> mshrs_;
   ByteCredit data_path_;
   bool cache_global_loads_;
+  std::uint32_t line_bytes_ = 128;
   TimedQueue<std::uint32_t> lsu_;  // slot indices
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;

@@ -21,8 +21,23 @@ SectorCache::SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativi
   }
   sets_ = capacity_bytes / set_bytes;
   ways_ = associativity;
+  active_ways_ = associativity;
   lines_.resize(sets_ * ways_);
   tags_.resize(sets_ * ways_, 0);
+}
+
+void SectorCache::set_active_ways(std::uint32_t ways) {
+  if (sets_ == 0) return;
+  if (ways == 0 || ways > ways_) {
+    throw Error(fmt::format("cache: {} active ways requested, it has 1 to {}", ways, ways_));
+  }
+  for (std::uint64_t set = 0; set < sets_; ++set) {
+    for (std::size_t w = ways; w < active_ways_; ++w) {
+      lines_[set * ways_ + w] = Line{};
+      tags_[set * ways_ + w] = 0;
+    }
+  }
+  active_ways_ = ways;
 }
 
 SectorCache::Line* SectorCache::find(std::uint64_t line) {
@@ -33,7 +48,7 @@ const SectorCache::Line* SectorCache::find(std::uint64_t line) const {
   if (sets_ == 0) return nullptr;
   const std::size_t base = set_of(line) * ways_;
   const std::uint64_t tag = line + 1;
-  for (std::size_t w = 0; w < ways_; ++w) {
+  for (std::size_t w = 0; w < active_ways_; ++w) {
     if (tags_[base + w] == tag) return &lines_[base + w];
   }
   return nullptr;
@@ -42,7 +57,7 @@ const SectorCache::Line* SectorCache::find(std::uint64_t line) const {
 std::size_t SectorCache::victim_index(std::uint64_t set) const {
   const std::size_t base = set * ways_;
   std::size_t best = base;
-  for (std::size_t w = 0; w < ways_; ++w) {
+  for (std::size_t w = 0; w < active_ways_; ++w) {
     const Line& l = lines_[base + w];
     if (!l.present) return base + w;
     if (l.last_use < lines_[best].last_use) best = base + w;

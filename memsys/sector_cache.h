@@ -34,7 +34,11 @@ class SectorCache {
 
   bool enabled() const { return sets_ > 0; }
   std::uint64_t sets() const { return sets_; }
-  std::uint32_t ways() const { return ways_; }
+  std::uint32_t ways() const { return active_ways_; }
+  // Uses only the first `ways` ways of each set (1 <= ways <= the associativity given at
+  // construction), dropping the lines held in the others: the L1 data part of a unified
+  // array whose shared-memory carve-out changes. Dirty lines dropped are not written back.
+  void set_active_ways(std::uint32_t ways);
 
   // The line if present (no LRU update).
   Line* find(std::uint64_t line);
@@ -52,7 +56,8 @@ class SectorCache {
   std::size_t victim_index(std::uint64_t set) const;
 
   std::uint64_t sets_ = 0;
-  std::uint32_t ways_ = 0;
+  std::uint32_t ways_ = 0;         // ways per set in the arrays (the stride)
+  std::uint32_t active_ways_ = 0;  // ways looked up and allocated
   std::uint32_t set_divisor_ = 1;
   std::uint64_t use_clock_ = 0;
   std::vector<Line> lines_;          // sets_ x ways_

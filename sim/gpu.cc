@@ -29,6 +29,13 @@ CtaResources cta_resources(const traces::KernelInfo& info, const config::GpuConf
   r.warps = info.warps_per_cta();
   r.registers = r.warps * round_up(info.nregs * 32, config.sm().register_alloc_unit());
   r.shared_bytes = info.shmem_bytes;
+  // CTAs resident at once by every limit but shared memory; the carve-out holds theirs.
+  const config::SmConfig& sm = config.sm();
+  std::uint32_t ctas = sm.max_ctas();
+  if (r.threads != 0) ctas = std::min(ctas, sm.max_threads() / r.threads);
+  if (r.warps != 0) ctas = std::min(ctas, sm.max_warps() / r.warps);
+  if (r.registers != 0) ctas = std::min(ctas, sm.registers() / r.registers);
+  r.shared_carveout_bytes = config::shared_carveout_bytes(config, std::max(ctas, 1u), r.shared_bytes);
   return r;
 }
 

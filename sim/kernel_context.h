@@ -16,6 +16,11 @@ struct CtaResources {
   std::uint32_t warps = 0;
   std::uint32_t registers = 0;  // after per-warp allocation granularity
   std::uint32_t shared_bytes = 0;
+  // Shared-memory carve-out the kernel runs with (config::shared_carveout_bytes); an SM
+  // takes it when the kernel's CTA is the first to arrive on the empty SM.
+  // kKeepCarveout: the SM keeps its carve-out (l1.shared_memory_bytes unless changed).
+  static constexpr std::uint32_t kKeepCarveout = ~std::uint32_t{0};
+  std::uint32_t shared_carveout_bytes = kKeepCarveout;
 };
 
 struct KernelContext {

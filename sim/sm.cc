@@ -66,7 +66,10 @@ bool Sm::can_accept(const CtaResources& cta) const {
   return resident_ctas_ < max_ctas_ && used_warps_ + cta.warps <= max_warps_ &&
          used_threads_ + cta.threads <= max_threads_ &&
          used_registers_ + cta.registers <= registers_ &&
-         used_shared_ + cta.shared_bytes <= shared_bytes_;
+         used_shared_ + cta.shared_bytes <=
+             (resident_ctas_ == 0 && cta.shared_carveout_bytes != CtaResources::kKeepCarveout
+                  ? cta.shared_carveout_bytes
+                  : shared_bytes_);
 }
 
 void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle) {
@@ -82,7 +85,14 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   c.finished_warps = 0;
   c.active_warps = kernel.cta.warps;
   wgmma_.reset_cta(cta_slot);
-  if (resident_ctas_ == 0) busy_since_ = cycle;
+  if (resident_ctas_ == 0) {
+    busy_since_ = cycle;
+    if (kernel.cta.shared_carveout_bytes != CtaResources::kKeepCarveout &&
+        kernel.cta.shared_carveout_bytes != shared_bytes_) {
+      shared_bytes_ = kernel.cta.shared_carveout_bytes;
+      port_.set_shared_carveout(shared_bytes_);
+    }
+  }
   ++resident_ctas_;
   ++counters_.ctas;
   used_warps_ += kernel.cta.warps;

@@ -58,6 +58,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   access.bytes_per_thread = std::max(si.mem_width_bytes, si.op.access_bytes);
   if (access.bytes_per_thread == 0) access.bytes_per_thread = 4;
   access.active_mask = wi.active_mask;
+  access.l1_bypass = si.op.l1_bypass;
   access.addresses = std::span<const std::uint64_t>(addrs, wi.addr_count);
   address_stage_.push(access, now, now + clock_.edge(latency_cycles));
 }

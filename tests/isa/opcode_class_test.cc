@@ -123,6 +123,19 @@ TEST(OpcodeClass, Units) {
   EXPECT_EQ(decode("NOP").unit, UnitClass::kMisc);
 }
 
+TEST(OpcodeClass, CacheOperatorsThatBypassTheL1) {
+  EXPECT_TRUE(decode("LDG.E.64.STRONG.GPU").l1_bypass);   // ld.cg
+  EXPECT_TRUE(decode("LDG.E.64.STRONG.SYS").l1_bypass);   // ld.cv, volatile
+  EXPECT_TRUE(decode("LD.E.STRONG.GPU").l1_bypass);       // generic
+  EXPECT_TRUE(decode("LDG.E.CG", Arch::kSm61).l1_bypass);
+  EXPECT_FALSE(decode("LDG.E.64.STRONG.SM").l1_bypass);   // ld.ca
+  EXPECT_FALSE(decode("LDG.E.STRONG.CTA").l1_bypass);     // ld.ca on Volta
+  EXPECT_FALSE(decode("LDG.E.128").l1_bypass);
+  EXPECT_FALSE(decode("LDG.E.SYS").l1_bypass);            // Volta's weak load
+  EXPECT_FALSE(decode("STG.E.STRONG.GPU").l1_bypass);     // stores: write-through anyway
+  EXPECT_FALSE(decode("ATOMG.E.ADD.STRONG.GPU").l1_bypass);
+}
+
 TEST(OpcodeClass, AccessBytesFromModifiers) {
   EXPECT_EQ(decode("LDG.E.U8.SYS").access_bytes, 1);
   EXPECT_EQ(decode("LDG.E.S8").access_bytes, 1);

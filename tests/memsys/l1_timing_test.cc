@@ -47,6 +47,23 @@ TEST(L1Timing, GlobalLoadsBypassTheL1WhenTheGpuDoesNotCacheThem) {
             8);
 }
 
+TEST(L1Timing, CacheOperatorBypassNeitherHitsNorAllocates) {
+  Rig rig(small_config());
+  testing::MockSm& sm = rig.sm(0);
+  sm.load(0, 1, strided(0x10000, 4));  // allocates the line
+  rig.run();
+  sm.load_l1_bypass(rig.now(), 2, strided(0x10000, 4));  // present, but not looked up
+  rig.run();
+  sm.load_l1_bypass(rig.now(), 3, strided(0x20000, 4));  // not allocated...
+  rig.run();
+  sm.load(rig.now(), 4, strided(0x20000, 4));  // ...so an ordinary load still misses
+  rig.run();
+  EXPECT_GT(sm.latency(2), 20 * kCycle);
+  const auto stats = rig.stats();
+  EXPECT_EQ(stats.get("gpu.sm[0].l1.sector_hits"), 0);
+  EXPECT_EQ(stats.get("gpu.sm[0].l1.sector_misses"), 16);
+}
+
 TEST(L1Timing, HitIsNotVisibleOneCycleEarly) {
   Rig rig(small_config());
   rig.sm(1).load(0, 1, strided(0x10000, 4));

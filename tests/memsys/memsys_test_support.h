@@ -91,6 +91,11 @@ class MockSm final : public ClockedUnit {
     schedule(at_ps, token, isa::MemSpace::kGlobal, isa::MemKind::kLoad, std::move(addresses),
              bytes);
   }
+  // A global load whose cache operator keeps it out of the L1 (LDG.E.STRONG.GPU).
+  void load_l1_bypass(Picos at_ps, std::uint32_t token, std::vector<std::uint64_t> addresses) {
+    load(at_ps, token, std::move(addresses));
+    script_.back().access.l1_bypass = true;
+  }
 
   bool done() const { return next_ == script_.size() && completed_.size() == expected_; }
   Picos submitted_at(std::uint32_t token) const { return submitted_.at(token); }
