@@ -109,7 +109,7 @@ struct DecodedOpcode {
   // coherent scopes .STRONG.GPU / .STRONG.SYS (ld.cg, ld.cv, ld.relaxed.gpu, volatile)
   // and the older .CG / .CV modifiers; .STRONG.SM / .STRONG.CTA (ld.ca) stay in the L1.
   bool l1_bypass = false;
-  std::uint8_t flop_kind = 0;     // isa::FlopKind (isa/flops.h) of its floating-point work
+  std::uint8_t flop_kind = 0;          // isa::FlopKind (isa/flops.h) of its floating-point work
   std::uint16_t flops_per_thread = 0;  // floating-point operations per active thread
   MatrixShape matrix;                  // shape and types of matrix instructions
   // BAR: barrier id (0-15) and thread count (0 = all threads of the CTA), from

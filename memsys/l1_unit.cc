@@ -73,7 +73,8 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
 void L1Unit::set_shared_carveout(std::uint32_t shared_bytes) {
   if (!cache_.enabled() || shared_bytes > unified_bytes_) return;
   const std::uint64_t sets = cache_.sets();
-  const auto ways = static_cast<std::uint32_t>((unified_bytes_ - shared_bytes) / (sets * line_bytes_));
+  const auto ways =
+      static_cast<std::uint32_t>((unified_bytes_ - shared_bytes) / (sets * line_bytes_));
   if (ways != 0 && ways != cache_.ways()) cache_.set_active_ways(ways);
 }
 

@@ -68,6 +68,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
 
   bool submit_tma(const TmaCopy& copy, Picos now) override;
   void set_shared_carveout(std::uint32_t shared_bytes) override;
+  void invalidate_l1_data() override { cache_.set_active_ways(cache_.ways(), true); }
   // Ways per set the L1 data cache uses now (it follows the shared-memory carve-out).
   std::uint32_t data_ways() const { return cache_.ways(); }
   const TmaEngine& tma() const { return tma_; }

@@ -26,13 +26,13 @@ SectorCache::SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativi
   tags_.resize(sets_ * ways_, 0);
 }
 
-void SectorCache::set_active_ways(std::uint32_t ways) {
+void SectorCache::set_active_ways(std::uint32_t ways, bool drop_all) {
   if (sets_ == 0) return;
   if (ways == 0 || ways > ways_) {
     throw Error(fmt::format("cache: {} active ways requested, it has 1 to {}", ways, ways_));
   }
   for (std::uint64_t set = 0; set < sets_; ++set) {
-    for (std::size_t w = ways; w < active_ways_; ++w) {
+    for (std::size_t w = drop_all ? 0 : ways; w < active_ways_; ++w) {
       lines_[set * ways_ + w] = Line{};
       tags_[set * ways_ + w] = 0;
     }

@@ -38,7 +38,8 @@ class SectorCache {
   // Uses only the first `ways` ways of each set (1 <= ways <= the associativity given at
   // construction), dropping the lines held in the others: the L1 data part of a unified
   // array whose shared-memory carve-out changes. Dirty lines dropped are not written back.
-  void set_active_ways(std::uint32_t ways);
+  // With drop_all, every line is dropped (an invalidation of the whole cache).
+  void set_active_ways(std::uint32_t ways, bool drop_all = false);
 
   // The line if present (no LRU update).
   Line* find(std::uint64_t line);

@@ -18,7 +18,7 @@ struct WarpMemAccess {
   isa::MemKind kind = isa::MemKind::kLoad;
   std::uint8_t bytes_per_thread = 4;
   std::uint32_t active_mask = 0;
-  bool l1_bypass = false;  // cache operator: neither hits nor allocates in the L1
+  bool l1_bypass = false;                    // cache operator: neither hits nor allocates in the L1
   std::span<const std::uint64_t> addresses;  // one per active thread, lane order
 };
 
@@ -63,6 +63,10 @@ class SmMemoryPort {
   // The SM's shared-memory carve-out changed to `shared_bytes` (l1.shared_carveout_options_bytes,
   // set while no CTA is resident): the rest of the unified array becomes L1 data cache.
   virtual void set_shared_carveout(std::uint32_t shared_bytes) { (void)shared_bytes; }
+  // The SM starts the CTAs of another kernel: the L1 data cache is invalidated, as at
+  // every kernel launch on the hardware (the L1 is not coherent; Accel-Sim's
+  // gpgpu_flush_l1_cache does the same).
+  virtual void invalidate_l1_data() {}
   // A TMA / bulk copy for the SM's TMA engine; its token pops from pop_completed()
   // when the engine completes it. Not limited by can_accept(). Returns false where
   // the port has no TMA engine.

@@ -35,7 +35,8 @@ CtaResources cta_resources(const traces::KernelInfo& info, const config::GpuConf
   if (r.threads != 0) ctas = std::min(ctas, sm.max_threads() / r.threads);
   if (r.warps != 0) ctas = std::min(ctas, sm.max_warps() / r.warps);
   if (r.registers != 0) ctas = std::min(ctas, sm.registers() / r.registers);
-  r.shared_carveout_bytes = config::shared_carveout_bytes(config, std::max(ctas, 1u), r.shared_bytes);
+  r.shared_carveout_bytes =
+      config::shared_carveout_bytes(config, std::max(ctas, 1u), r.shared_bytes);
   return r;
 }
 
@@ -135,6 +136,7 @@ std::unique_ptr<Gpu::Launch> Gpu::prepare(traces::KernelTrace& kernel, std::size
   context.shared_window_size = kSharedWindowBytes;
   context.local_window_size = kLocalWindowBytes;
   context.progress = &launch->progress;
+  context.launch_seq = ++launches_;
   launch->control = make_control_bits(listings_, info);
   context.control = launch->control.get();
   if (RegisterReadTable::enabled(config_.sm())) {

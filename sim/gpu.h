@@ -67,6 +67,7 @@ class Gpu {
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<ClockedUnit*> memory_units_;
+  std::uint64_t launches_ = 0;  // launches prepared so far (KernelContext::launch_seq)
   ProgressCallback progress_;
   std::uint64_t kernels_done_ = 0;
   std::vector<traces::sass::Listing> listings_;

@@ -37,6 +37,9 @@ struct KernelContext {
   // Generic addresses in [base, base + size) belong to shared / local memory.
   std::uint64_t shared_window_size = 0;
   std::uint64_t local_window_size = 0;
+  // Numbers the launches of a run from 1 (0: not numbered): an SM seeing a new one
+  // invalidates its L1 data cache.
+  std::uint64_t launch_seq = 0;
   Progress* progress = nullptr;  // owned by whoever launched the kernel; may be null
   // Control-bit mode (`sassim run --sass`): the kernel's listing; null otherwise.
   ControlBitsTable* control = nullptr;

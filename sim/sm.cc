@@ -87,6 +87,10 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   wgmma_.reset_cta(cta_slot);
   if (resident_ctas_ == 0) {
     busy_since_ = cycle;
+    if (kernel.launch_seq != last_launch_seq_) {
+      last_launch_seq_ = kernel.launch_seq;
+      port_.invalidate_l1_data();
+    }
     if (kernel.cta.shared_carveout_bytes != CtaResources::kKeepCarveout &&
         kernel.cta.shared_carveout_bytes != shared_bytes_) {
       shared_bytes_ = kernel.cta.shared_carveout_bytes;

@@ -134,6 +134,7 @@ class Sm final : public ClockedUnit {
 
   // Limits.
   std::uint32_t max_warps_, max_threads_, max_ctas_, registers_, shared_bytes_;
+  std::uint64_t last_launch_seq_ = 0;  // KernelContext::launch_seq of the last CTA taken
   std::uint32_t cta_launch_latency_, barrier_latency_;
 
   Frontend frontend_;

@@ -101,6 +101,21 @@ TEST(Derived, HopperPeakBandwidthMatchesTheDatasheets) {
   EXPECT_EQ(l1_data_bytes(h100), 28u * 1024);
 }
 
+TEST(Derived, CarveOutIsTheSmallestOptionHoldingTheResidentCtas) {
+  const GpuConfig a100 = load_config("a100");
+  constexpr std::uint32_t kKB = 1024;
+  EXPECT_EQ(l1_max_data_bytes(a100), 192 * kKB);     // carve-out 0
+  EXPECT_EQ(shared_carveout_bytes(a100, 1, 0), 0u);  // no shared memory: all L1
+  EXPECT_EQ(shared_carveout_bytes(a100, 1, 48 * kKB), 64 * kKB);
+  EXPECT_EQ(shared_carveout_bytes(a100, 2, 48 * kKB), 100 * kKB);
+  EXPECT_EQ(shared_carveout_bytes(a100, 3, 48 * kKB), 164 * kKB);
+  EXPECT_EQ(shared_carveout_bytes(a100, 32, 8 * kKB), 164 * kKB);  // none holds 256 KB
+  GpuConfig fixed = a100;
+  fixed.mutable_l1()->clear_shared_carveout_options_bytes();
+  EXPECT_EQ(shared_carveout_bytes(fixed, 1, 0), 164 * kKB);
+  EXPECT_EQ(l1_max_data_bytes(fixed), 28 * kKB);
+}
+
 TEST(Derived, OtherPresetsMatchTheirDatasheets) {
   EXPECT_NEAR(dram_peak_bytes_per_second(load_config("v100")), 900e9, 0.01 * 900e9);
   EXPECT_NEAR(dram_peak_bytes_per_second(load_config("rtx3070")), 448e9, 0.01 * 448e9);

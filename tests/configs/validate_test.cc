@@ -94,6 +94,19 @@ TEST_F(Validate, PerCtaSharedLargerThanTheCarveOut) {
                                    "l1.shared_memory_bytes = 167936"));
 }
 
+TEST_F(Validate, CarveOutOptionAboveTheLargest) {
+  config_.mutable_l1()->add_shared_carveout_options_bytes(200 * 1024);
+  EXPECT_THAT(problem(), HasSubstr("l1.shared_carveout_options_bytes: 204800 exceeds "
+                                   "l1.shared_memory_bytes = 167936 (the largest carve-out)"));
+}
+
+TEST_F(Validate, CarveOutOptionLeavingPartOfAWay) {
+  config_.mutable_l1()->add_shared_carveout_options_bytes(8 * 1024 + 128);
+  EXPECT_THAT(problem(), HasSubstr("l1.shared_carveout_options_bytes: 8320 leaves 188288 bytes "
+                                   "of L1 data, not a whole number of ways of the 4 sets of "
+                                   "128-byte lines the base data part has"));
+}
+
 TEST_F(Validate, L1LineNotAPowerOfTwo) {
   config_.mutable_l1()->set_line_bytes(96);
   EXPECT_THAT(problem(), HasSubstr("l1.line_bytes = 96 is not a power of two"));

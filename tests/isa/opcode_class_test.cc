@@ -124,15 +124,15 @@ TEST(OpcodeClass, Units) {
 }
 
 TEST(OpcodeClass, CacheOperatorsThatBypassTheL1) {
-  EXPECT_TRUE(decode("LDG.E.64.STRONG.GPU").l1_bypass);   // ld.cg
-  EXPECT_TRUE(decode("LDG.E.64.STRONG.SYS").l1_bypass);   // ld.cv, volatile
-  EXPECT_TRUE(decode("LD.E.STRONG.GPU").l1_bypass);       // generic
+  EXPECT_TRUE(decode("LDG.E.64.STRONG.GPU").l1_bypass);  // ld.cg
+  EXPECT_TRUE(decode("LDG.E.64.STRONG.SYS").l1_bypass);  // ld.cv, volatile
+  EXPECT_TRUE(decode("LD.E.STRONG.GPU").l1_bypass);      // generic
   EXPECT_TRUE(decode("LDG.E.CG", Arch::kSm61).l1_bypass);
-  EXPECT_FALSE(decode("LDG.E.64.STRONG.SM").l1_bypass);   // ld.ca
-  EXPECT_FALSE(decode("LDG.E.STRONG.CTA").l1_bypass);     // ld.ca on Volta
+  EXPECT_FALSE(decode("LDG.E.64.STRONG.SM").l1_bypass);  // ld.ca
+  EXPECT_FALSE(decode("LDG.E.STRONG.CTA").l1_bypass);    // ld.ca on Volta
   EXPECT_FALSE(decode("LDG.E.128").l1_bypass);
-  EXPECT_FALSE(decode("LDG.E.SYS").l1_bypass);            // Volta's weak load
-  EXPECT_FALSE(decode("STG.E.STRONG.GPU").l1_bypass);     // stores: write-through anyway
+  EXPECT_FALSE(decode("LDG.E.SYS").l1_bypass);         // Volta's weak load
+  EXPECT_FALSE(decode("STG.E.STRONG.GPU").l1_bypass);  // stores: write-through anyway
   EXPECT_FALSE(decode("ATOMG.E.ADD.STRONG.GPU").l1_bypass);
 }
 

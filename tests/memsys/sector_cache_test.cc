@@ -24,6 +24,25 @@ TEST(SectorCache, EvictsLeastRecentlyUsedWay) {
   EXPECT_EQ(cache.find(11), nullptr);
 }
 
+TEST(SectorCache, FewerActiveWaysDropTheLinesOfTheOthers) {
+  SectorCache cache(4 * 128, 4, 128, 1, "test");  // one set of four ways
+  for (std::uint64_t line = 1; line <= 4; ++line) cache.allocate(line, nullptr);
+  cache.set_active_ways(2);
+  EXPECT_EQ(cache.ways(), 2u);
+  EXPECT_NE(cache.find(1), nullptr);
+  EXPECT_NE(cache.find(2), nullptr);
+  EXPECT_EQ(cache.find(3), nullptr);
+  EXPECT_EQ(cache.find(4), nullptr);
+  cache.allocate(5, nullptr);  // evicts within the two active ways
+  EXPECT_EQ(cache.find(1), nullptr);
+  cache.set_active_ways(4);  // the ways come back empty
+  EXPECT_FALSE(cache.victim_for(6).present);
+  cache.set_active_ways(4, true);  // invalidation
+  EXPECT_EQ(cache.find(2), nullptr);
+  EXPECT_EQ(cache.find(5), nullptr);
+  EXPECT_THROW(cache.set_active_ways(5), Error);
+}
+
 TEST(SectorCache, FreeWaysFillBeforeEvicting) {
   SectorCache cache(4 * 128, 4, 128, 1, "test");
   cache.allocate(1, nullptr);
