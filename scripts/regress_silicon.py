@@ -73,7 +73,7 @@ def read_suite(path, gpu):
 
 
 def run(cmd, what):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
     if p.returncode != 0:
         raise RegressError(f"{what} failed ({' '.join(map(str, cmd))}):\n{p.stdout.strip()}")
     return p.stdout
@@ -134,7 +134,9 @@ def regress_gpu(args, gpu, record, pool):
     out_dir = Path(args.out)
     (out_dir / gpu).mkdir(parents=True, exist_ok=True)
     runs = [r for r in read_suite(ROOT / "kernels/ubench/suite.txt", gpu)
-            if re.search(args.only, r[0])]
+            if re.search(args.only, r[0]) and not (args.exclude and re.search(args.exclude, r[0]))]
+    if not runs:
+        raise RegressError(f"no run of kernels/ubench/suite.txt is selected for {gpu}")
     for name, _, _ in runs:
         if name not in record:
             raise RegressError(f"kernels/ubench/suite.txt: run {name} is not in the record")
@@ -225,18 +227,24 @@ def write_doc(args, reports):
 
 
 def check_baseline(args, reports):
-    base = json.loads(Path(args.baseline).read_text())
+    path = Path(args.baseline)
+    if not path.is_file():
+        return [f"{path}: no baseline file (write one with --write-baseline)"]
+    base = json.loads(path.read_text()).get(args.baseline_key, {})
     failed = []
     for rep in reports:
         gpu = rep["gpu"]
         mape = rep["summary"]["mape_percent"]
         if gpu not in base:
-            failed.append(f"{gpu}: no baseline in {args.baseline}")
+            failed.append(f"{gpu}: no baseline for '{args.baseline_key}' in {args.baseline}")
             continue
         limit = base[gpu]["mape_percent"] + args.tolerance
         verdict = "ok" if mape <= limit else "WORSE"
         print(f"{gpu}: MAPE {mape:.2f}% (baseline {base[gpu]['mape_percent']:.2f}%, "
               f"limit {limit:.2f}%) {verdict}")
+        if mape < base[gpu]["mape_percent"] - args.tolerance:
+            print(f"{gpu}: better than the baseline by more than {args.tolerance} points: "
+                  f"record it with --write-baseline --baseline-key {args.baseline_key}")
         if mape > limit:
             failed.append(f"{gpu}: MAPE {mape:.2f}% is above the baseline "
                           f"{base[gpu]['mape_percent']:.2f}% + {args.tolerance} points")
@@ -250,11 +258,14 @@ def main():
     p.add_argument("--gpu", action="append", choices=list(GPUS),
                    help="GPU to regress (repeatable; default all three)")
     p.add_argument("--only", default="", help="regular expression on run names")
+    p.add_argument("--exclude", default="", help="leave out runs matching this expression")
     p.add_argument("--cache", help="keep captured traces here and reuse them when unchanged")
     p.add_argument("--out", default=str(ROOT / "build/silicon"))
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--doc", help="write the Markdown report here (e.g. docs/SILICON.md)")
     p.add_argument("--baseline", default=str(ROOT / "tests/silicon/baseline.json"))
+    p.add_argument("--baseline-key", default="full",
+                   help="which selection of runs the baseline figures are for (default full)")
     p.add_argument("--check-baseline", action="store_true")
     p.add_argument("--write-baseline", action="store_true")
     p.add_argument("--tolerance", type=float, default=1.0, help="percentage points (default 1)")
@@ -280,12 +291,13 @@ def main():
         write_doc(args, reports)
     if args.write_baseline:
         path = Path(args.baseline)
-        base = json.loads(path.read_text()) if path.is_file() else {}
+        whole = json.loads(path.read_text()) if path.is_file() else {}
+        base = whole.setdefault(args.baseline_key, {})
         for rep in reports:
             base[rep["gpu"]] = {"mape_percent": round(rep["summary"]["mape_percent"], 2),
                                 "runs": rep["summary"]["matched"]}
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(base, indent=2, sort_keys=True) + "\n")
+        path.write_text(json.dumps(whole, indent=2, sort_keys=True) + "\n")
     if args.check_baseline:
         failed = check_baseline(args, reports)
         failed += [f for rep in reports for f in rep["failed"]]
