@@ -112,8 +112,11 @@ def simulate(args, gpu, name, kernel, values, out_dir):
     insts = capture(args, gpu, name, kernel, values, trace_dir)
     t1 = time.monotonic()
     h5 = out_dir / gpu / f"{name}.h5"
-    text = run([args.sassim, "run", str(trace_dir), "-c", GPUS[gpu][2], "-q", "-o", str(h5)],
-               f"simulation of {name} ({gpu})")
+    overrides = [f"{path}={value}" for g, path, value in args.overrides if g == gpu]
+    cmd = [args.sassim, "run", str(trace_dir), "-c", GPUS[gpu][2], "-q", "-o", str(h5)]
+    for o in overrides:
+        cmd += ["--set", o]
+    text = run(cmd, f"simulation of {name} ({gpu})")
     t2 = time.monotonic()
     if not args.cache:
         shutil.rmtree(trace_dir, ignore_errors=True)
@@ -195,6 +198,13 @@ def write_doc(args, reports):
         "are shown for comparison. Targets: MAPE at most 10% per GPU, Pearson r at least 0.99,",
         "no run off by more than 25%.",
         "",
+        "Rerun: `scripts/regress-silicon.sh --doc docs/SILICON.md` (all runs; `--help` for",
+        "`--gpu`, `--only`, `--exclude`, `--cache DIR` to keep and reuse traces, `-j N`). The ratchet test `silicon_regression_ci` replays",
+        "the runs other than l2_bw_* and mem_bw and fails when a GPU's MAPE over them rises",
+        "more than one point above `tests/silicon/baseline.json`; after an improvement, record",
+        "it with `--exclude '^(l2_bw|mem_bw)' --write-baseline --baseline-key ci`. Where the",
+        "model stands and why: [UBENCH.md](UBENCH.md#where-the-model-is-off).",
+        "",
         "| GPU | runs | MAPE | Pearson r | largest error | aggregate error | Accel-Sim MAPE (same runs) |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
@@ -269,10 +279,19 @@ def main():
     p.add_argument("--check-baseline", action="store_true")
     p.add_argument("--write-baseline", action="store_true")
     p.add_argument("--tolerance", type=float, default=1.0, help="percentage points (default 1)")
+    p.add_argument("--set", dest="set", action="append", default=[], metavar="GPU:PATH=VALUE",
+                   help="config override for one GPU's simulations, e.g. a100:clocks.core_mhz=1095")
     p.add_argument("-k", "--keep-going", action="store_true",
                    help="leave out runs whose capture or simulation fails (listed in the report)")
     p.add_argument("-q", "--quiet", action="store_true")
     args = p.parse_args()
+    args.overrides = []
+    for item in args.set:
+        m = re.fullmatch(r"(\w+):([\w.\[\]]+)=(.+)", item)
+        if not m or m.group(1) not in GPUS:
+            raise RegressError(f"--set {item}: expected GPU:PATH=VALUE with GPU one of "
+                               f"{', '.join(GPUS)}")
+        args.overrides.append(m.groups())
     if not os.access(args.sassim, os.X_OK):
         raise RegressError(f"{args.sassim}: not an executable sassim (build it first)")
     record = read_record(ROOT / "kernels/ubench/hw_record.csv")
