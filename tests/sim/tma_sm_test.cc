@@ -125,6 +125,52 @@ TEST_F(SmTma, StoreHoldsTheIssuingWarpUntilItsLastRequestLeaves) {
   EXPECT_EQ(end_cycle_, issue + 4 + 66 + 1);
 }
 
+TEST_F(SmTma, TwoStagePipelineAlternatesPhaseParity) {
+  constexpr const char* kBar1 = "0x7f0000000408";
+  auto syncs = [](const char* pc, const char* op, const char* bar, int imm) {
+    return fmt::format("{} 00000001 0 SYNCS.{} 1 R3 8 0 {} {}", pc, op, bar, imm);
+  };
+  auto load = [](const char* pc, const char* bar, const char* address) {
+    return fmt::format("{} 00000001 0 UTMALDG.2D 0 0 {} 0 4096 0 3 1 {} 0", pc, bar, address);
+  };
+  auto wait = [](const char* pc, const char* bar, int parity) {
+    return fmt::format("{} ffffffff 0 SYNCS.PHASECHK.TRANS64.TRYWAIT 2 R3 R0 8 1 {} 0 {}", pc, bar,
+                       -1 - parity);
+  };
+  // Producer: fill stages 0 and 1, wait until stage 0 is full (phase 0), refill it.
+  const std::vector<std::string> producer = {syncs("0000", "EXCH.64", kBar, -2),
+                                             syncs("0010", "EXCH.64", kBar1, -2),
+                                             syncs("0020", "ARRIVE.TRANS64", kBar, -4097),
+                                             load("0030", kBar, "0x10000"),
+                                             syncs("0040", "ARRIVE.TRANS64", kBar1, -4097),
+                                             load("0050", kBar1, "0x20000"),
+                                             wait("0060", kBar, 0),
+                                             syncs("0020", "ARRIVE.TRANS64", kBar, -4097),
+                                             load("0030", kBar, "0x30000"),
+                                             "0070 ffffffff 0 EXIT 0 0 0"};
+  // Consumer: stage 0 (parity 0), stage 1 (parity 0), stage 0 again (parity 1).
+  const std::vector<std::string> consumer = {
+      wait("0100", kBar, 0),       "0110 ffffffff 0 NOP 0 0 0", wait("0120", kBar1, 0),
+      "0130 ffffffff 0 NOP 0 0 0", wait("0100", kBar, 1),       "0140 ffffffff 0 NOP 0 0 0",
+      "0150 ffffffff 0 EXIT 0 0 0"};
+  run({warp_text(0, producer), warp_text(1, consumer)}, 200);
+  ASSERT_EQ(port_->sent.size(), 3u * 128);
+  // Copy k completes when its last sector's response arrives, 200 cycles after it left.
+  auto done = [&](std::size_t k) { return port_->sent[128 * (k + 1) - 1].first + 200; };
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), done(0));
+  EXPECT_EQ(recorder_.cycle_of(0x130, 1), done(1));
+  EXPECT_EQ(recorder_.cycle_of(0x140, 1), done(2));
+  // The refill's UTMALDG (the second issue of PC 0x30) waits for stage 0's phase; its
+  // first request leaves after address generation and setup.
+  std::vector<std::uint64_t> loads;
+  for (const IssueRecord& r : recorder_.records) {
+    if (r.warp == 0 && r.pc == 0x30) loads.push_back(r.cycle);
+  }
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_GT(loads[1], done(0));
+  EXPECT_EQ(port_->sent[256].first, loads[1] + 4 + 66);
+}
+
 TEST_F(SmTma, BadRecordedParityIsAnErrorNamingTheLine) {
   std::vector<std::string> c = consumer(true);
   c[0] = fmt::format("0100 ffffffff 0 SYNCS.PHASECHK.TRANS64.TRYWAIT 2 R3 R0 8 1 {} 0 -3", kBar);
