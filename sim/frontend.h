@@ -55,6 +55,11 @@ class Frontend {
     }
     return std::nullopt;
   }
+  // The cycle at which the stall stall(slot, cycle) reports may end.
+  std::uint64_t stall_end(unsigned slot, std::uint64_t cycle) const {
+    const WarpFetch& w = warps_[slot];
+    return cycle < w.resolve_until ? w.resolve_until : w.arrival[w.head % kMaxEntries];
+  }
   const FrontendCounters& counters() const { return counters_; }
 
  private:

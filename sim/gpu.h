@@ -45,6 +45,11 @@ class Gpu {
     listings_ = std::move(listings);
   }
 
+  // Every SM's warp-state accounting (sim/sm.h); tests compare the modes.
+  void set_warp_state_accounting(WarpStateAccounting mode) {
+    for (auto& sm : sms_) sm->set_warp_state_accounting(mode);
+  }
+
   StatsSnapshot snapshot() const;
   std::uint64_t core_cycle() const { return engine_.cycle(ClockDomain::kCore); }
   const config::GpuConfig& config() const { return config_; }

@@ -121,6 +121,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
     w.insts = i < c.trace.warps.size() ? &c.trace.warps[i].insts : nullptr;
     w.cycle_state = WarpCycleState::kWait;
     w.state_since = cycle;
+    w.since_seq = account_seq_;
     wgmma_warps_[slot] = WarpgroupMmaWarp{};
     SubCore& sub = sub_cores_[slot % sub_cores_.size()];
     sub.ages[slot / sub_cores_.size()] = w.age;
@@ -132,6 +133,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
 
 void Sm::advance(unsigned slot, std::uint64_t earliest) {
   Warp& w = warps_[slot];
+  reclassify(slot);
   w.min_issue_cycle = earliest;
   if (!w.has_next()) {
     if (w.state == WarpState::kRunning || w.state == WarpState::kWaitMemory) {
@@ -211,6 +213,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   const std::uint32_t interval = wgmma ? 1 : timing.interval(si.op);
   // Operand reads overlap the pipe's initiation interval.
   sub.unit_free[unit] = std::max(cycle + interval, dispatch + 1);
+  note_issue(sub, slot);
   if (si.op.unit == isa::UnitClass::kTensor && !wgmma) counters_.tensor_busy_cycles += interval;
   ++counters_.warp_insts;
   if (KernelContext::Progress* progress = kernel_of(w).progress) ++progress->warp_insts;
@@ -403,10 +406,11 @@ void Sm::report(StatSink& sink) const {
   sink.add(name_ + ".l1i.hits", static_cast<double>(fetch.l1i_hits));
   sink.add(name_ + ".l1i.misses", static_cast<double>(fetch.l1i_misses));
   sink.add(name_ + ".taken_branches", static_cast<double>(fetch.taken_branches));
+  const std::array<std::uint64_t, kNumWarpCycleStates> cycles = warp_cycles();
   for (std::size_t k = 0; k < kNumWarpCycleStates; ++k) {
     sink.add(fmt::format("{}.warp_cycles.{}", name_,
                          warp_cycle_state_name(static_cast<WarpCycleState>(k))),
-             static_cast<double>(counters_.warp_cycles[k]));
+             static_cast<double>(cycles[k]));
   }
   for (std::size_t k = 1; k < isa::kNumFlopKinds; ++k) {
     sink.add(fmt::format("{}.flops.{}", name_, isa::flop_kind_name(static_cast<isa::FlopKind>(k))),

@@ -43,6 +43,12 @@ struct SmCounters {
   std::array<double, kNumTensorTypes> tensor_flops{};  // matrix instructions, by isa::MmaType
 };
 
+// How the per-warp cycle states are kept: recomputed only for warps whose state may
+// have changed (the default); recomputed for every warp twice per tick; or kept
+// incrementally and checked against a full recomputation each time (throws on a
+// difference). All three count the same cycles.
+enum class WarpStateAccounting : std::uint8_t { kIncremental, kFull, kChecked };
+
 // Attached from outside (tests, debug tracing) to see every issued instruction.
 class IssueObserver {
  public:
@@ -59,6 +65,7 @@ class Sm final : public ClockedUnit {
   std::uint32_t id() const { return id_; }
   void set_retire_listener(CtaRetireListener* listener) { listener_ = listener; }
   void set_issue_observer(IssueObserver* observer) { observer_ = observer; }
+  void set_warp_state_accounting(WarpStateAccounting mode) { accounting_ = mode; }
   // True when a CTA with these resources fits now.
   bool can_accept(const CtaResources& cta) const;
   // Makes a CTA resident; its warps may issue from `cycle` + CTA launch latency. CTAs
@@ -79,6 +86,7 @@ class Sm final : public ClockedUnit {
   struct CtaSlot;
   struct PendingAccess;
   struct SubCore;
+  struct WarpClass;
 
   const KernelContext& kernel_of(const Warp& w) const;
   bool complete_memory(std::uint64_t cycle, Picos now);
@@ -117,13 +125,24 @@ class Sm final : public ClockedUnit {
   void retire_cta(std::uint32_t cta_slot, std::uint64_t cycle);
   std::uint64_t next_issue_cycle(std::uint64_t after) const;
   bool can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const;
-  // The state a warp is in at `cycle` given what is known now (it did not issue).
-  WarpCycleState classify(const Warp& w, const SubCore& sub, std::uint64_t cycle) const;
+  // The state a warp is in at `cycle` given what is known now (it did not issue),
+  // how long it holds and what it depends on; sm_warp_states.cc.
+  WarpClass classify(const Warp& w, const SubCore& sub, std::uint64_t cycle) const;
   // Counts the warp's cycles in its current state up to `cycle` and switches state.
   void account(Warp& w, std::uint64_t cycle, WarpCycleState next);
   // Counts every resident warp's cycles up to from_cycle and gives it the state it
   // is in at state_cycle.
   void account_all(std::uint64_t from_cycle, std::uint64_t state_cycle);
+  // account_all's incremental part: reclassifies the warps marked, expired or
+  // depending on an address stage whose fullness changed.
+  void reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle);
+  void check_warp_states(std::uint64_t state_cycle) const;
+  // Marks a warp whose state may have changed; the sub-core's issue marks the warps
+  // that depend on its pipes and dispatch.
+  void reclassify(unsigned slot);
+  void note_issue(SubCore& sub, unsigned slot);
+  // The warp cycle counters with every resident warp counted up to the last tick.
+  std::array<std::uint64_t, kNumWarpCycleStates> warp_cycles() const;
 
   std::uint32_t id_;
   std::string name_;
@@ -159,6 +178,13 @@ class Sm final : public ClockedUnit {
   std::uint64_t next_age_ = 0;
   std::uint64_t busy_since_ = 0;
   std::uint64_t next_cycle_ = kNeverCycle;  // cached earliest cycle with work
+  // Warp-state accounting (sm_warp_states.cc): account_all calls so far and the last
+  // one's from_cycle, the earliest cycle a cached state expires, the address stage's
+  // fullness at the last call.
+  WarpStateAccounting accounting_ = WarpStateAccounting::kIncremental;
+  std::uint64_t account_seq_ = 1, flushed_to_ = 0;
+  std::uint64_t next_expiry_ = kNeverCycle;
+  bool address_stage_was_full_ = false;
   SmCounters counters_;
 };
 

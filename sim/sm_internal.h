@@ -50,6 +50,18 @@ struct Sm::SubCore {
   // in slot dispatch_slot waits for its own delayed dispatch.
   std::uint64_t dispatch_free = 0;
   unsigned dispatch_slot = 0;
+  // Warp-state accounting (sm_warp_states.cc), bits by local slot: warps to
+  // reclassify, and those whose state depends on this sub-core's pipes and dispatch
+  // or on the address stage's fullness.
+  std::uint64_t reclassify = 0, depends_on_issue = 0, depends_on_address_stage = 0;
+};
+
+// A warp's state at a cycle, the cycle from which time alone may change it, and what
+// else it depends on (sm_warp_states.cc).
+struct Sm::WarpClass {
+  WarpCycleState state;
+  std::uint64_t until = kNeverCycle;
+  std::uint8_t depends = 0;
 };
 
 }  // namespace sassim::sim

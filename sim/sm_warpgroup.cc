@@ -70,6 +70,7 @@ void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint
     const unsigned member = c.warp_slots[group * 4 + m];
     Warp& mw = warps_[member];
     WarpgroupMmaWarp& state = wgmma_warps_[member];
+    reclassify(member);  // its registers' ready cycles change
     const isa::StaticInst& msi = *state.not_started.front();
     state.not_started.pop_front();
     state.last_done = std::max(state.last_done, started->done);

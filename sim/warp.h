@@ -53,6 +53,9 @@ struct Warp {
   // Cycle accounting: the state held since `state_since` (not yet counted).
   WarpCycleState cycle_state = WarpCycleState::kWait;
   std::uint64_t state_since = 0;
+  std::uint64_t since_seq = 0;  // the SM's account_all count when state_since was set
+  // The cached state holds before this cycle unless an event marks the warp.
+  std::uint64_t state_valid_until = 0;
   // Control-bit mode: the dependency scoreboards, and the state while not ready.
   WarpScoreboards scoreboards;
   WarpCycleState control_wait = WarpCycleState::kWait;

@@ -97,6 +97,7 @@ class ControlBitsTest : public ::testing::Test {
     port_ = std::make_unique<FixedLatencyPort>(memory_cycles * kCycle);
     sm_ = std::make_unique<Sm>(0, config_, *port_, Clock{kCycle});
     sm_->set_issue_observer(&recorder_);
+    sm_->set_warp_state_accounting(WarpStateAccounting::kChecked);  // throws on a stale state
     Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 10000);
     engine.add(ClockDomain::kCore, sm_.get());
     sm_->accept(std::move(*cta), context_, 0);

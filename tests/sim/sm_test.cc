@@ -41,6 +41,7 @@ class SmTest : public ::testing::Test {
     port_ = std::make_unique<FixedLatencyPort>(memory_latency_cycles * kCycle);
     sm_ = std::make_unique<Sm>(0, config_, *port_, Clock{kCycle});
     sm_->set_issue_observer(&recorder_);
+    sm_->set_warp_state_accounting(WarpStateAccounting::kChecked);  // throws on a stale state
     Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 10000);
     engine.add(ClockDomain::kCore, sm_.get());
     sm_->accept(make_cta(statics_, warps), context_, 0);

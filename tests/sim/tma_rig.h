@@ -136,6 +136,7 @@ class TmaRig : public ::testing::Test {
     port_ = std::make_unique<TmaMockPort>(config_.tma(), l2_cycles, Clock{kCycle});
     sm_ = std::make_unique<Sm>(0, config_, *port_, Clock{kCycle});
     sm_->set_issue_observer(&recorder_);
+    sm_->set_warp_state_accounting(WarpStateAccounting::kChecked);  // throws on a stale state
     Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 100000);
     engine.add(ClockDomain::kCore, port_.get());
     engine.add(ClockDomain::kCore, sm_.get());
