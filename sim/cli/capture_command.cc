@@ -61,6 +61,7 @@ void run_capture(const CaptureCliOptions& o) {
   options.trace_folder = o.out;
   options.sm_version = emu::listing_sm_version(listing, path);
   options.const_bank2 = emu::read_const_bank2(path);
+  options.host_copies = emu::suite_host_copies(launch, buffers);
   const bool tty = !o.quiet && isatty(fileno(stderr)) != 0;
   const auto start = std::chrono::steady_clock::now();
   auto last = start;

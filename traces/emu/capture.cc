@@ -149,7 +149,8 @@ CaptureResult capture(const traces::sass::Listing& listing, const kernels::Launc
   Executor executor(program, bank, buffers.memory, shape);
 
   std::optional<TraceWriter> writer;
-  if (!options.trace_folder.empty()) writer.emplace(options.trace_folder, program);
+  if (!options.trace_folder.empty())
+    writer.emplace(options.trace_folder, program, options.host_copies);
   const uint64_t total = launch.grid.count();
   CaptureResult result;
   for (uint32_t z = 0; z < launch.grid.z; ++z) {

@@ -9,6 +9,7 @@
 
 #include "kernels/launch.h"
 #include "traces/emu/state.h"
+#include "traces/emu/trace_writer.h"
 #include "traces/sass/listing.h"
 
 namespace sassim::emu {
@@ -45,7 +46,8 @@ std::vector<uint8_t> read_const_bank2(const std::filesystem::path& listing);
 struct CaptureOptions {
   std::filesystem::path trace_folder;  // empty: run without writing a trace
   int sm_version = 80;
-  std::vector<uint8_t> const_bank2;  // see read_const_bank2
+  std::vector<uint8_t> const_bank2;   // see read_const_bank2
+  std::vector<HostCopy> host_copies;  // listed in kernelslist.g before the kernel
   uint64_t max_warp_insts_per_cta = uint64_t{1} << 32;
   // Called after every CTA with (CTAs done, CTAs in all, warp instructions so far).
   std::function<void(uint64_t, uint64_t, uint64_t)> progress;

@@ -49,12 +49,15 @@ bool records_addresses(const Inst& inst) {
 
 }  // namespace
 
-TraceWriter::TraceWriter(const std::filesystem::path& folder, const Program& program)
+TraceWriter::TraceWriter(const std::filesystem::path& folder, const Program& program,
+                         const std::vector<HostCopy>& copies)
     : program_(program), path_(folder / "kernel-1.traceg") {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   {
     std::ofstream list(folder / "kernelslist.g");
+    for (const HostCopy& c : copies)
+      list << fmt::format("MemcpyHtoD,0x{:x},{}\n", c.address, c.bytes);
     list << "kernel-1.traceg\n";
     if (!list) throw Error(fmt::format("cannot write {}", (folder / "kernelslist.g").string()));
   }

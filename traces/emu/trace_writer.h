@@ -26,10 +26,18 @@ struct TraceHeader {
 inline constexpr uint64_t kTraceSharedBase = 0x00007f0f00000000ULL;
 inline constexpr uint64_t kTraceLocalBase = 0x00007f0e00000000ULL;
 
+// A host-to-device copy before the launch (cudaMemcpy of an input): kernelslist.g lists it
+// as "MemcpyHtoD,<address>,<bytes>" ahead of the kernel, as the tracer does.
+struct HostCopy {
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+};
+
 class TraceWriter {
  public:
-  // Creates `folder` if needed and writes kernelslist.g there.
-  TraceWriter(const std::filesystem::path& folder, const Program& program);
+  // Creates `folder` if needed and writes kernelslist.g there: `copies`, then the kernel.
+  TraceWriter(const std::filesystem::path& folder, const Program& program,
+              const std::vector<HostCopy>& copies = {});
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;

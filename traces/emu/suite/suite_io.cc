@@ -114,6 +114,18 @@ void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuf
   }
 }
 
+std::vector<HostCopy> suite_host_copies(const k::Launch& launch, DeviceBuffers& b) {
+  std::vector<HostCopy> copies;
+  if (!k::ubench::is_kernel(launch.kernel)) return copies;
+  for (uint32_t i = 0; i < launch.arguments().size(); ++i) {
+    const std::vector<uint8_t> init = k::ubench::initial_contents(launch, i);
+    if (init.empty()) continue;
+    const int a = b.allocation_of_arg.at(i);
+    copies.push_back(HostCopy{b.memory.address(static_cast<size_t>(a)), init.size()});
+  }
+  return copies;
+}
+
 SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, DeviceBuffers& b) {
   const std::string_view name = launch.kernel;
   // Inputs as the kernel found them, regenerated (kernels may overwrite their inputs).

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kernels/params.h"
 #include "traces/emu/capture.h"
@@ -20,6 +21,12 @@ struct SuiteCheck {
 // program does. Throws sassim::Error for a kernel capture cannot feed (bf16_gemm_wgmma).
 void fill_suite_inputs(const kernels::Launch& launch, kernels::ParamValues values,
                        DeviceBuffers& buffers);
+
+// The host-to-device copies the kernel's program makes before the launch, as the trace
+// lists them: for the microbenchmarks (kernels/ubench), every buffer with initial contents
+// (kernels/ubench/ubench_host.cuh copies exactly those, so they start L2-resident). Other
+// suite kernels: none.
+std::vector<HostCopy> suite_host_copies(const kernels::Launch& launch, DeviceBuffers& buffers);
 
 // Compares the output buffers with the CPU reference: exactly, except flash_attention_fwd
 // (relative 1e-3 plus absolute 1e-4, the tolerance of its suite program).
