@@ -53,6 +53,7 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
     SubCore& sub = sub_cores_[w % sub_cores];
     sub.slots.push_back(w);
     sub.ages.push_back(0);
+    sub.state_until.push_back(kNeverCycle);
   }
 }
 
@@ -60,6 +61,10 @@ Sm::~Sm() = default;
 
 const KernelContext& Sm::kernel_of(const Warp& w) const {
   return *ctas_[w.cta_slot].kernel;
+}
+
+const isa::StaticInst& Sm::next_inst(const Warp& w) const {
+  return (*kernel_of(w).statics)[(*w.insts)[w.next].static_index];
 }
 
 bool Sm::can_accept(const CtaResources& cta) const {
@@ -147,6 +152,7 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
   }
   const isa::WarpInst& wi = (*w.insts)[w.next];
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
+  w.next_unit = si.op.unit;
   const std::uint64_t fetched = std::max(earliest, frontend_.ready(slot));
   if (const ControlBitsTable* control = kernel_of(w).control) {
     const ControlReady r = control_ready(w.scoreboards, (*control)[wi.static_index], fetched);
@@ -182,9 +188,11 @@ bool Sm::can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const
 bool Sm::issue(SubCore& sub, std::uint64_t cycle, Picos now) {
   if (sub.dispatch_free > cycle) return false;
   std::uint64_t ready = 0;
-  for (std::size_t i = 0; i < sub.slots.size(); ++i) {
+  for (std::uint64_t c = issue_candidates(sub); c != 0; c &= c - 1) {
+    const auto i = static_cast<unsigned>(std::countr_zero(c));
     if (can_issue(sub.slots[i], sub, cycle)) ready |= std::uint64_t{1} << i;
   }
+  if (accounting_ == WarpStateAccounting::kChecked) check_issue_candidates(sub, cycle, ready);
   if (ready == 0) return false;
   if (sub.yield_cycle == cycle && (ready & ~sub.yield_mask) != 0) ready &= ~sub.yield_mask;
   unsigned local = sub.policy->pick(ready, sub.ages);
@@ -325,19 +333,19 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
   if (listener_ != nullptr) listener_->cta_retired(id_, kernel);
 }
 
-std::uint64_t Sm::next_issue_cycle(std::uint64_t after) const {
+std::uint64_t Sm::next_issue_cycle(std::uint64_t after, bool every_warp) const {
   std::uint64_t best = kNeverCycle;
   for (std::size_t s = 0; s < sub_cores_.size(); ++s) {
     const SubCore& sub = sub_cores_[s];
     // The end of a delayed dispatch changes warp states (sm_warp_states.cc).
     if (sub.dispatch_free > after) best = std::min(best, sub.dispatch_free);
-    for (unsigned slot : sub.slots) {
-      const Warp& w = warps_[slot];
+    for (std::uint64_t m = every_warp ? all_slots(sub) : timed_warps(sub); m != 0; m &= m - 1) {
+      const Warp& w = warps_[sub.slots[static_cast<unsigned>(std::countr_zero(m))]];
       if (w.state != WarpState::kRunning || w.ready_cycle == kNeverCycle) continue;
-      const isa::WarpInst& wi = (*w.insts)[w.next];
-      const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
       std::uint64_t t = std::max(
-          {w.ready_cycle, sub.unit_free[static_cast<std::size_t>(si.op.unit)], sub.dispatch_free});
+          {w.ready_cycle,
+           sub.unit_free[static_cast<std::size_t>(every_warp ? next_inst(w).op.unit : w.next_unit)],
+           sub.dispatch_free});
       best = std::min(best, std::max(t, after));
     }
   }
@@ -356,6 +364,13 @@ bool Sm::tick(std::uint64_t cycle, Picos now) {
     account_all(cycle + 1, cycle + 1);
   }
   next_cycle_ = resident_ctas_ != 0 ? next_issue_cycle(cycle + 1) : kNeverCycle;
+  if (accounting_ == WarpStateAccounting::kChecked && resident_ctas_ != 0 &&
+      next_issue_cycle(cycle + 1, true) != next_cycle_) {
+    throw Error(
+        fmt::format("{}: next issue cycle {} from the warps not blocked at cycle {}, {} "
+                    "from all",
+                    name_, next_cycle_, cycle, next_issue_cycle(cycle + 1, true)));
+  }
   return progress;
 }
 

@@ -89,6 +89,7 @@ class Sm final : public ClockedUnit {
   struct WarpClass;
 
   const KernelContext& kernel_of(const Warp& w) const;
+  const isa::StaticInst& next_inst(const Warp& w) const;
   bool complete_memory(std::uint64_t cycle, Picos now);
   bool submit_addresses(Picos now);
   bool issue(SubCore& sub, std::uint64_t cycle, Picos now);
@@ -123,7 +124,10 @@ class Sm final : public ClockedUnit {
   void wake_mbarrier_waiters(const std::vector<unsigned>& slots, std::uint64_t cycle);
   void finish_warp(unsigned slot, std::uint64_t cycle);
   void retire_cta(std::uint32_t cta_slot, std::uint64_t cycle);
-  std::uint64_t next_issue_cycle(std::uint64_t after) const;
+  // The earliest cycle after `after` at which a warp may issue or change state; from
+  // the warps not blocked on an event and their cached next pipe unless every_warp
+  // (the checked accounting's reference).
+  std::uint64_t next_issue_cycle(std::uint64_t after, bool every_warp = false) const;
   bool can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const;
   // The state a warp is in at `cycle` given what is known now (it did not issue),
   // how long it holds and what it depends on; sm_warp_states.cc.
@@ -136,11 +140,22 @@ class Sm final : public ClockedUnit {
   // account_all's incremental part: reclassifies the warps marked, expired or
   // depending on an address stage whose fullness changed.
   void reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle);
+  // The state of a ready warp whose next instruction is a memory access.
+  static WarpClass after_address_stage(const SubCore& sub, std::uint64_t cycle, bool full);
+  // Caches the warp's classification (in the sub-core's masks and state_until).
+  void set_class(SubCore& sub, unsigned local, const WarpClass& c);
   void check_warp_states(std::uint64_t state_cycle) const;
+  // Throws unless `ready` holds every warp of the sub-core that can issue.
+  void check_issue_candidates(const SubCore& sub, std::uint64_t cycle, std::uint64_t ready) const;
   // Marks a warp whose state may have changed; the sub-core's issue marks the warps
   // that depend on its pipes and dispatch.
   void reclassify(unsigned slot);
   void note_issue(SubCore& sub, unsigned slot);
+  // Per sub-core masks of local slots: those that may issue now (a superset of the
+  // warps can_issue accepts) and those whose ready cycle next_issue_cycle must see.
+  static std::uint64_t all_slots(const SubCore& sub);
+  std::uint64_t issue_candidates(const SubCore& sub) const;
+  std::uint64_t timed_warps(const SubCore& sub) const;
   // The warp cycle counters with every resident warp counted up to the last tick.
   std::array<std::uint64_t, kNumWarpCycleStates> warp_cycles() const;
 

@@ -51,9 +51,14 @@ struct Sm::SubCore {
   std::uint64_t dispatch_free = 0;
   unsigned dispatch_slot = 0;
   // Warp-state accounting (sm_warp_states.cc), bits by local slot: warps to
-  // reclassify, and those whose state depends on this sub-core's pipes and dispatch
-  // or on the address stage's fullness.
+  // reclassify; those whose state depends on this sub-core's pipes and dispatch (they
+  // passed their ready cycle) or on the address stage's fullness; those the front end
+  // holds; those that wait for an event (not running, or for a load).
   std::uint64_t reclassify = 0, depends_on_issue = 0, depends_on_address_stage = 0;
+  std::uint64_t fetch_stalled = 0, blocked = ~std::uint64_t{0};
+  // By local slot: the cycle before which the warp's cached state holds unless an event
+  // marks it (kNeverCycle for free slots).
+  std::vector<std::uint64_t> state_until;
 };
 
 // A warp's state at a cycle, the cycle from which time alone may change it, and what

@@ -23,6 +23,7 @@ namespace {
 
 constexpr std::uint8_t kOnIssue = 1;         // the sub-core's pipes and dispatch
 constexpr std::uint8_t kOnAddressStage = 2;  // the address stage's fullness
+constexpr std::uint8_t kFetchStall = 4;      // held by the front end
 
 }  // namespace
 
@@ -66,7 +67,7 @@ Sm::WarpClass Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycl
   }
   const auto slot = static_cast<unsigned>(&w - warps_.data());
   if (std::optional<WarpCycleState> fetch = frontend_.stall(slot, cycle)) {
-    return {*fetch, frontend_.stall_end(slot, cycle)};
+    return {*fetch, frontend_.stall_end(slot, cycle), kFetchStall};
   }
   const bool dispatch_held = sub.dispatch_free > cycle;
   if (dispatch_held && sub.dispatch_slot == slot) {
@@ -86,17 +87,39 @@ Sm::WarpClass Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycl
     return {WarpCycleState::kLongScoreboard};
   }
   if (w.ready_cycle > cycle) return {WarpCycleState::kWait, w.ready_cycle};
-  const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
-  const std::uint8_t depends = memory ? kOnIssue | kOnAddressStage : kOnIssue;
   const std::uint64_t unit_free = sub.unit_free[static_cast<std::size_t>(si.op.unit)];
   if (unit_free > cycle) {
     return {si.op.unit == isa::UnitClass::kMemory ? WarpCycleState::kLgThrottle
                                                   : WarpCycleState::kMathPipeThrottle,
-            unit_free, depends};
+            unit_free, kOnIssue};
   }
-  if (memory && address_stage_.full()) return {WarpCycleState::kLgThrottle, kNeverCycle, depends};
+  const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
+  const std::uint8_t depends = memory ? kOnIssue | kOnAddressStage : kOnIssue;
+  if (memory) return after_address_stage(sub, cycle, address_stage_.full());
   if (dispatch_held) return {WarpCycleState::kDispatchStall, sub.dispatch_free, depends};
   return {WarpCycleState::kNotSelected, kNeverCycle, depends};
+}
+
+Sm::WarpClass Sm::after_address_stage(const SubCore& sub, std::uint64_t cycle, bool full) {
+  constexpr std::uint8_t kDepends = kOnIssue | kOnAddressStage;
+  if (full) return {WarpCycleState::kLgThrottle, kNeverCycle, kDepends};
+  if (sub.dispatch_free > cycle)
+    return {WarpCycleState::kDispatchStall, sub.dispatch_free, kDepends};
+  return {WarpCycleState::kNotSelected, kNeverCycle, kDepends};
+}
+
+void Sm::set_class(SubCore& sub, unsigned local, const WarpClass& c) {
+  const std::uint64_t bit = std::uint64_t{1} << local;
+  sub.state_until[local] = c.until;
+  next_expiry_ = std::min(next_expiry_, c.until);
+  sub.depends_on_issue &= ~bit;
+  sub.depends_on_address_stage &= ~bit;
+  sub.fetch_stalled &= ~bit;
+  sub.blocked &= ~bit;
+  if ((c.depends & kOnIssue) != 0) sub.depends_on_issue |= bit;
+  if ((c.depends & kOnAddressStage) != 0) sub.depends_on_address_stage |= bit;
+  if ((c.depends & kFetchStall) != 0) sub.fetch_stalled |= bit;
+  if (c.until == kNeverCycle && (c.depends & kOnIssue) == 0) sub.blocked |= bit;
 }
 
 void Sm::reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle) {
@@ -106,32 +129,35 @@ void Sm::reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle)
   const bool expiry = state_cycle >= next_expiry_;
   if (expiry) next_expiry_ = kNeverCycle;
   for (SubCore& sub : sub_cores_) {
-    std::uint64_t todo = sub.reclassify | (stage_changed ? sub.depends_on_address_stage : 0);
+    std::uint64_t marked = sub.reclassify;
     sub.reclassify = 0;
     if (expiry) {
-      for (std::size_t i = 0; i < sub.slots.size(); ++i) {
-        const Warp& w = warps_[sub.slots[i]];
-        if (w.state == WarpState::kFree) continue;
-        if (w.state_valid_until <= state_cycle) {
-          todo |= std::uint64_t{1} << i;
+      for (std::size_t i = 0; i < sub.state_until.size(); ++i) {
+        if (sub.state_until[i] <= state_cycle) {
+          marked |= std::uint64_t{1} << i;
         } else {
-          next_expiry_ = std::min(next_expiry_, w.state_valid_until);
+          next_expiry_ = std::min(next_expiry_, sub.state_until[i]);
         }
       }
     }
-    while (todo != 0) {
-      const auto i = static_cast<unsigned>(std::countr_zero(todo));
-      const std::uint64_t bit = std::uint64_t{1} << i;
-      todo &= todo - 1;
+    for (std::uint64_t m = marked; m != 0; m &= m - 1) {
+      const auto i = static_cast<unsigned>(std::countr_zero(m));
       Warp& w = warps_[sub.slots[i]];
-      sub.depends_on_issue &= ~bit;
-      sub.depends_on_address_stage &= ~bit;
-      if (w.state == WarpState::kFree) continue;
+      if (w.state == WarpState::kFree) {
+        set_class(sub, i, {WarpCycleState::kDrain});
+        continue;
+      }
       const WarpClass c = classify(w, sub, state_cycle);
-      w.state_valid_until = c.until;
-      next_expiry_ = std::min(next_expiry_, c.until);
-      if ((c.depends & kOnIssue) != 0) sub.depends_on_issue |= bit;
-      if ((c.depends & kOnAddressStage) != 0) sub.depends_on_address_stage |= bit;
+      set_class(sub, i, c);
+      if (c.state != w.cycle_state) account(w, from_cycle, c.state);
+    }
+    // Ready memory instructions whose only change is the address stage's fullness.
+    if (!stage_changed) continue;
+    for (std::uint64_t m = sub.depends_on_address_stage & ~marked; m != 0; m &= m - 1) {
+      const auto i = static_cast<unsigned>(std::countr_zero(m));
+      const WarpClass c = after_address_stage(sub, state_cycle, stage_full);
+      set_class(sub, i, c);
+      Warp& w = warps_[sub.slots[i]];
       if (c.state != w.cycle_state) account(w, from_cycle, c.state);
     }
   }
@@ -149,6 +175,40 @@ void Sm::check_warp_states(std::uint64_t state_cycle) const {
                                 warp_cycle_state_name(fresh)));
       }
     }
+  }
+}
+
+std::uint64_t Sm::all_slots(const SubCore& sub) {
+  return sub.slots.size() >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << sub.slots.size()) - 1;
+}
+
+std::uint64_t Sm::issue_candidates(const SubCore& sub) const {
+  // Warps that passed their ready cycle when last classified, those the front end
+  // held (issue does not look at it) and those marked since.
+  // A full address stage holds the ready memory instructions.
+  if (accounting_ == WarpStateAccounting::kFull) return all_slots(sub);
+  std::uint64_t candidates = sub.depends_on_issue | sub.fetch_stalled | sub.reclassify;
+  if (address_stage_.full()) candidates &= ~(sub.depends_on_address_stage & ~sub.reclassify);
+  return candidates;
+}
+
+std::uint64_t Sm::timed_warps(const SubCore& sub) const {
+  // All but the warps that wait for an event: not running, or waiting for a load.
+  if (accounting_ == WarpStateAccounting::kFull) return all_slots(sub);
+  return all_slots(sub) & ~sub.blocked;
+}
+
+void Sm::check_issue_candidates(const SubCore& sub, std::uint64_t cycle,
+                                std::uint64_t ready) const {
+  std::uint64_t all = 0;
+  for (std::size_t i = 0; i < sub.slots.size(); ++i) {
+    if (can_issue(sub.slots[i], sub, cycle)) all |= std::uint64_t{1} << i;
+  }
+  if (all != ready) {
+    throw Error(
+        fmt::format("{}: at cycle {} the warps {:#x} of a sub-core can issue, the "
+                    "candidates give {:#x}",
+                    name_, cycle, all, ready));
   }
 }
 

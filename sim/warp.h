@@ -33,7 +33,12 @@ struct Warp {
   // Earliest cycle at which the next instruction's registers allow issue
   // (kNeverCycle while one of them waits for a load).
   std::uint64_t ready_cycle = 0;
-  std::uint64_t min_issue_cycle = 0;    // one past the cycle of its last issue
+  std::uint64_t min_issue_cycle = 0;  // one past the cycle of its last issue
+  isa::UnitClass next_unit{};         // the next instruction's pipe (set by Sm::advance)
+  // Cycle accounting: the state held since `state_since` (not yet counted).
+  WarpCycleState cycle_state = WarpCycleState::kWait;
+  std::uint64_t state_since = 0;
+  std::uint64_t since_seq = 0;          // the SM's account_all count when state_since was set
   bool wait_async_only = false;         // kWaitMemory: DEPBAR (true) or MEMBAR (false)
   std::uint8_t barrier_id = 0;          // kAtBarrier: which of the CTA's barriers
   std::uint32_t outstanding = 0;        // memory accesses in flight
@@ -50,12 +55,6 @@ struct Warp {
   std::array<std::uint64_t, 256> reg_ready{};
   // For registers waiting on a load: whether it is a shared-memory load.
   std::array<bool, 256> reg_pending_shared{};
-  // Cycle accounting: the state held since `state_since` (not yet counted).
-  WarpCycleState cycle_state = WarpCycleState::kWait;
-  std::uint64_t state_since = 0;
-  std::uint64_t since_seq = 0;  // the SM's account_all count when state_since was set
-  // The cached state holds before this cycle unless an event marks the warp.
-  std::uint64_t state_valid_until = 0;
   // Control-bit mode: the dependency scoreboards, and the state while not ready.
   WarpScoreboards scoreboards;
   WarpCycleState control_wait = WarpCycleState::kWait;
