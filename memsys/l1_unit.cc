@@ -15,10 +15,6 @@ unsigned count(std::uint32_t mask) {
   return static_cast<unsigned>(std::popcount(mask));
 }
 
-}  // namespace
-
-namespace {
-
 // Ways per set of the L1 data part when `data_bytes` of the unified array hold data, the
 // sets fixed by the base data part (data_cache_bytes ways of config.associativity).
 std::uint32_t ways_for(const config::L1Config& config, std::uint64_t base_data_bytes,
@@ -29,19 +25,11 @@ std::uint32_t ways_for(const config::L1Config& config, std::uint64_t base_data_b
   return static_cast<std::uint32_t>(data_bytes / (sets * config.line_bytes()));
 }
 
-std::uint64_t max_data_bytes(const config::L1Config& config, std::uint64_t base_data_bytes) {
-  std::uint64_t smallest = config.shared_memory_bytes();
-  for (std::uint32_t option : config.shared_carveout_options_bytes()) {
-    smallest = std::min<std::uint64_t>(smallest, option);
-  }
-  return base_data_bytes == 0 ? 0 : config.unified_size_bytes() - smallest;
-}
-
 }  // namespace
 
 L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t data_cache_bytes,
-               const config::TmaConfig& tma, Clock clock, Link<MemRequest>& to_noc,
-               Link<MemResponse>& from_noc, Doorbell& inbox)
+               std::uint64_t max_data_cache_bytes, const config::TmaConfig& tma, Clock clock,
+               Link<MemRequest>& to_noc, Link<MemResponse>& from_noc, Doorbell& inbox)
     : name_(fmt::format("gpu.sm[{}].l1", sm)),
       sm_(static_cast<std::uint16_t>(sm)),
       clock_(clock),
@@ -53,9 +41,9 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       tag_lookups_per_cycle_(config.tag_lookups_per_cycle()),
       data_bytes_per_cycle_(config.data_bytes_per_cycle()),
       unified_bytes_(config.unified_size_bytes()),
-      cache_(max_data_bytes(config, data_cache_bytes),
-             ways_for(config, data_cache_bytes, max_data_bytes(config, data_cache_bytes)),
-             config.line_bytes(), 1,
+      // Without a base data part there are no sets to grow: no L1 data cache at all.
+      cache_(data_cache_bytes == 0 ? 0 : max_data_cache_bytes,
+             ways_for(config, data_cache_bytes, max_data_cache_bytes), config.line_bytes(), 1,
              "l1 data cache (l1.unified_size_bytes - l1.shared_memory_bytes)"),
       mshrs_(config.mshr_entries()),
       data_path_(config.data_bytes_per_cycle()),
@@ -67,14 +55,13 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       tma_(static_cast<std::uint16_t>(sm), tma, config.line_bytes(), config.sector_bytes(), clock,
            tma_port_) {
   cache_.set_active_ways(ways_for(config, data_cache_bytes, data_cache_bytes));
-  line_bytes_ = config.line_bytes();
 }
 
 void L1Unit::set_shared_carveout(std::uint32_t shared_bytes) {
   if (!cache_.enabled() || shared_bytes > unified_bytes_) return;
   const std::uint64_t sets = cache_.sets();
   const auto ways =
-      static_cast<std::uint32_t>((unified_bytes_ - shared_bytes) / (sets * line_bytes_));
+      static_cast<std::uint32_t>((unified_bytes_ - shared_bytes) / (sets * geometry_.line_bytes));
   if (ways != 0 && ways != cache_.ways()) cache_.set_active_ways(ways);
 }
 

@@ -61,10 +61,11 @@ namespace sassim::memsys {
 
 class L1Unit final : public ClockedUnit, public SmMemoryPort {
  public:
-  // data_cache_bytes: config::l1_data_bytes (the unified array less the carve-out).
+  // data_cache_bytes: config::l1_data_bytes (the unified array less the carve-out);
+  // max_data_cache_bytes: config::l1_max_data_bytes (less the smallest carve-out option).
   L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t data_cache_bytes,
-         const config::TmaConfig& tma, Clock clock, Link<MemRequest>& to_noc,
-         Link<MemResponse>& from_noc, Doorbell& inbox);
+         std::uint64_t max_data_cache_bytes, const config::TmaConfig& tma, Clock clock,
+         Link<MemRequest>& to_noc, Link<MemResponse>& from_noc, Doorbell& inbox);
 
   bool submit_tma(const TmaCopy& copy, Picos now) override;
   void set_shared_carveout(std::uint32_t shared_bytes) override;
@@ -176,7 +177,6 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   MshrTable<Waiter> mshrs_;
   ByteCredit data_path_;
   bool cache_global_loads_;
-  std::uint32_t line_bytes_ = 128;
   TimedQueue<std::uint32_t> lsu_;  // slot indices
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;

@@ -117,9 +117,9 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
                           slice_responses_.all()},
       noc_bell);
   for (std::uint32_t i = 0; i < sms; ++i) {
-    l1s_.push_back(std::make_unique<L1Unit>(i, config_.l1(), config::l1_data_bytes(config_),
-                                            config_.tma(), clocks.core, sm_requests_[i],
-                                            sm_responses_[i], *l1_bells[i]));
+    l1s_.push_back(std::make_unique<L1Unit>(
+        i, config_.l1(), config::l1_data_bytes(config_), config::l1_max_data_bytes(config_),
+        config_.tma(), clocks.core, sm_requests_[i], sm_responses_[i], *l1_bells[i]));
   }
 }
 
