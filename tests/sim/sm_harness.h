@@ -16,6 +16,7 @@
 #include "sim/register_file.h"
 #include "sim/sm.h"
 #include "sim_fixtures.h"
+#include "tests/traces/trace_text.h"
 #include "traces/sass/listing.h"
 #include "traces/text_trace.h"
 
@@ -44,13 +45,14 @@ class SmHarness : public ::testing::Test {
   void run(const std::vector<std::string>& warps, Picos memory_latency_cycles = 100,
            int binary_version = 70) {
     const auto threads = static_cast<std::uint32_t>(32 * warps.size());
-    std::string text = fmt::format(
-        "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = ({},1,1)\n"
-        "-shmem = 0\n-nregs = 16\n-binary version = {}\n-cuda stream id = 0\n"
-        "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
-        "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
-        "#BEGIN_TB\n\nthread block = 0,0,0\n\n",
-        threads, binary_version);
+    std::string text = traces::trace_text::header({.name = "k",
+                                                   .binary_version = std::to_string(binary_version),
+                                                   .grid = "(1,1,1)",
+                                                   .block = fmt::format("({},1,1)", threads),
+                                                   .nregs = "16",
+                                                   .shmem_base = "0x00007f0000000000",
+                                                   .local_base = "0x00007e0000000000"}) +
+                       "#BEGIN_TB\n\nthread block = 0,0,0\n\n";
     for (const std::string& w : warps) text += w + "\n";
     text += "#END_TB\n";
     kernel_ = traces::kernel_from_text(text, "test.traceg");

@@ -18,6 +18,7 @@
 #include "sim/sm.h"
 #include "sim_fixtures.h"
 #include "sm_harness.h"
+#include "tests/traces/trace_text.h"
 #include "traces/text_trace.h"
 
 namespace sassim::sim::testing {
@@ -114,13 +115,16 @@ class TmaRig : public ::testing::Test {
   // Runs one CTA of `warps` (warp_text() parts) until it retires.
   void run(const std::vector<std::string>& warps, std::uint64_t l2_cycles = 200) {
     const auto threads = static_cast<std::uint32_t>(32 * warps.size());
-    std::string text = fmt::format(
-        "-kernel name = k\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = ({},1,1)\n"
-        "-shmem = 1024\n-nregs = 16\n-binary version = 90\n-cuda stream id = 0\n"
-        "-shmem base_addr = {:#x}\n-local mem base_addr = 0x00007e0000000000\n"
-        "-nvbit version = 1.5.5\n-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
-        "#BEGIN_TB\n\nthread block = 0,0,0\n\n",
-        threads, kShmemBase);
+    std::string text = traces::trace_text::header({.name = "k",
+                                                   .tracer = "5",
+                                                   .binary_version = "90",
+                                                   .grid = "(1,1,1)",
+                                                   .block = fmt::format("({},1,1)", threads),
+                                                   .nregs = "16",
+                                                   .shmem = "1024",
+                                                   .shmem_base = fmt::format("{:#x}", kShmemBase),
+                                                   .local_base = "0x00007e0000000000"}) +
+                       "#BEGIN_TB\n\nthread block = 0,0,0\n\n";
     for (const std::string& w : warps) text += w + "\n";
     text += "#END_TB\n";
     kernel_ = traces::kernel_from_text(text, "tma.traceg");
