@@ -4,6 +4,7 @@
 #pragma once
 
 #include <bit>
+#include <cfenv>
 #include <cmath>
 #include <cstring>
 
@@ -17,6 +18,33 @@ void exec_fp(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_fp64(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_mem(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_tensor(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
+
+// The host's rounding mode set to an instruction's (.RZ / .RM / .RP, else nearest) for
+// the lifetime of the guard.
+class ScopedRounding {
+ public:
+  explicit ScopedRounding(uint8_t rounding) : old_(std::fegetround()) {
+    switch (static_cast<Rounding>(rounding)) {
+      case Rounding::kRz:
+        std::fesetround(FE_TOWARDZERO);
+        break;
+      case Rounding::kRm:
+        std::fesetround(FE_DOWNWARD);
+        break;
+      case Rounding::kRp:
+        std::fesetround(FE_UPWARD);
+        break;
+      default:
+        std::fesetround(FE_TONEAREST);
+    }
+  }
+  ~ScopedRounding() { std::fesetround(old_); }
+  ScopedRounding(const ScopedRounding&) = delete;
+  ScopedRounding& operator=(const ScopedRounding&) = delete;
+
+ private:
+  int old_;
+};
 
 inline bool is_uniform(const Inst& inst) {
   return (inst.flags & flag::kUniform) != 0;

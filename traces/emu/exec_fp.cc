@@ -1,6 +1,5 @@
 // FP32, packed FP16 and conversion operations, as IEEE arithmetic on the host (MUFU
 // through the host's libm: hardware approximations differ in the last bits).
-#include <cfenv>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -20,19 +19,6 @@ float sat(float x) {
   return x < 0.0F ? 0.0F : (x > 1.0F ? 1.0F : x);
 }
 
-int rounding_mode(uint8_t r) {
-  switch (static_cast<Rounding>(r)) {
-    case Rounding::kRz:
-      return FE_TOWARDZERO;
-    case Rounding::kRm:
-      return FE_DOWNWARD;
-    case Rounding::kRp:
-      return FE_UPWARD;
-    default:
-      return FE_TONEAREST;
-  }
-}
-
 // a * b + c (FFMA), a + b (FADD: b = 1, c = b), a * b (FMUL: c = -0) in one rounding.
 float fma_op(const Inst& inst, float a, float b, float c) {
   const bool f = (inst.flags & flag::kFtz) != 0;
@@ -45,11 +31,9 @@ float fma_op(const Inst& inst, float a, float b, float c) {
   if (inst.sub2 == 0) {
     r = inst.op == Op::kFadd ? a + c : inst.op == Op::kFmul ? a * b : std::fma(a, b, c);
   } else {
-    const int old = std::fegetround();
-    std::fesetround(rounding_mode(inst.sub2));
+    const ScopedRounding rounding(inst.sub2);
     volatile float va = a, vb = b, vc = c;
     r = inst.op == Op::kFadd ? va + vc : inst.op == Op::kFmul ? va * vb : std::fma(va, vb, vc);
-    std::fesetround(old);
   }
   if (f) r = ftz(r);
   if (inst.flags & flag::kSat) r = sat(r);

@@ -1,7 +1,6 @@
 // FP64 operations on register pairs (DADD, DMUL, DFMA, DSETP) as IEEE double arithmetic
 // on the host: one rounding per operation in the instruction's rounding mode, subnormal
 // inputs and results kept (FP64 has no flush-to-zero).
-#include <cfenv>
 #include <cmath>
 
 #include "traces/emu/exec.h"
@@ -15,19 +14,6 @@ double dval(const Warp& w, const Src& s, unsigned lane) {
   if (s.mods & kModAbs) v &= ~(uint64_t{1} << 63);
   if (s.mods & kModNeg) v ^= uint64_t{1} << 63;
   return std::bit_cast<double>(v);
-}
-
-int rounding_mode(uint8_t r) {
-  switch (static_cast<Rounding>(r)) {
-    case Rounding::kRz:
-      return FE_TOWARDZERO;
-    case Rounding::kRm:
-      return FE_DOWNWARD;
-    case Rounding::kRp:
-      return FE_UPWARD;
-    default:
-      return FE_TONEAREST;
-  }
 }
 
 double arith(Op op, double a, double b, double c) {
@@ -44,12 +30,9 @@ double arith(Op op, double a, double b, double c) {
 // DADD a + b, DMUL a * b, DFMA a * b + c, rounded once as `sub2` says.
 double compute(const Inst& inst, double a, double b, double c) {
   if (inst.sub2 == 0) return arith(inst.op, a, b, c);
-  const int old = std::fegetround();
-  std::fesetround(rounding_mode(inst.sub2));
+  const ScopedRounding rounding(inst.sub2);
   volatile double va = a, vb = b, vc = c;
-  const double r = arith(inst.op, va, vb, vc);
-  std::fesetround(old);
-  return r;
+  return arith(inst.op, va, vb, vc);
 }
 
 }  // namespace
