@@ -39,7 +39,7 @@ SWEEP_ID_COLUMNS = ["run_index", "run_id", "trace"]
 # Warp states in the order Nsight Compute lists them; others follow alphabetically.
 WARP_STATE_ORDER = [
     "selected", "not_selected", "wait", "short_scoreboard", "long_scoreboard",
-    "math_pipe_throttle", "lg_throttle", "barrier", "membar", "drain",
+    "math_pipe_throttle", "lg_throttle", "mio_throttle", "barrier", "membar", "drain",
 ]
 FLOP_TYPES = ["fp32", "fp64", "fp16", "tensor"]
 

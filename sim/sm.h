@@ -141,7 +141,10 @@ class Sm final : public ClockedUnit {
   // depending on an address stage whose fullness changed.
   void reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle);
   // The state of a ready warp whose next instruction is a memory access.
-  static WarpClass after_address_stage(const SubCore& sub, std::uint64_t cycle, bool full);
+  static WarpClass after_address_stage(const SubCore& sub, std::uint64_t cycle, bool full,
+                                       WarpCycleState throttle);
+  // The throttle state of a memory instruction held by the memory pipe.
+  static WarpCycleState memory_throttle(const isa::StaticInst& si);
   // Caches the warp's classification (in the sub-core's masks and state_until).
   void set_class(SubCore& sub, unsigned local, const WarpClass& c);
   void check_warp_states(std::uint64_t state_cycle) const;

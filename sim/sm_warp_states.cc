@@ -89,20 +89,28 @@ Sm::WarpClass Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycl
   if (w.ready_cycle > cycle) return {WarpCycleState::kWait, w.ready_cycle};
   const std::uint64_t unit_free = sub.unit_free[static_cast<std::size_t>(si.op.unit)];
   if (unit_free > cycle) {
-    return {si.op.unit == isa::UnitClass::kMemory ? WarpCycleState::kLgThrottle
+    return {si.op.unit == isa::UnitClass::kMemory ? memory_throttle(si)
                                                   : WarpCycleState::kMathPipeThrottle,
             unit_free, kOnIssue};
   }
   const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
   const std::uint8_t depends = memory ? kOnIssue | kOnAddressStage : kOnIssue;
-  if (memory) return after_address_stage(sub, cycle, address_stage_.full());
+  if (memory) return after_address_stage(sub, cycle, address_stage_.full(), memory_throttle(si));
   if (dispatch_held) return {WarpCycleState::kDispatchStall, sub.dispatch_free, depends};
   return {WarpCycleState::kNotSelected, kNeverCycle, depends};
 }
 
-Sm::WarpClass Sm::after_address_stage(const SubCore& sub, std::uint64_t cycle, bool full) {
+WarpCycleState Sm::memory_throttle(const isa::StaticInst& si) {
+  // Nsight Compute counts shared-memory instructions waiting for the memory pipe as
+  // mio_throttle (the MIO queue) and global / local ones as lg_throttle.
+  return si.op.space == isa::MemSpace::kShared ? WarpCycleState::kMioThrottle
+                                               : WarpCycleState::kLgThrottle;
+}
+
+Sm::WarpClass Sm::after_address_stage(const SubCore& sub, std::uint64_t cycle, bool full,
+                                      WarpCycleState throttle) {
   constexpr std::uint8_t kDepends = kOnIssue | kOnAddressStage;
-  if (full) return {WarpCycleState::kLgThrottle, kNeverCycle, kDepends};
+  if (full) return {throttle, kNeverCycle, kDepends};
   if (sub.dispatch_free > cycle)
     return {WarpCycleState::kDispatchStall, sub.dispatch_free, kDepends};
   return {WarpCycleState::kNotSelected, kNeverCycle, kDepends};
@@ -155,9 +163,10 @@ void Sm::reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle)
     if (!stage_changed) continue;
     for (std::uint64_t m = sub.depends_on_address_stage & ~marked; m != 0; m &= m - 1) {
       const auto i = static_cast<unsigned>(std::countr_zero(m));
-      const WarpClass c = after_address_stage(sub, state_cycle, stage_full);
-      set_class(sub, i, c);
       Warp& w = warps_[sub.slots[i]];
+      const isa::StaticInst& si = (*kernel_of(w).statics)[(*w.insts)[w.next].static_index];
+      const WarpClass c = after_address_stage(sub, state_cycle, stage_full, memory_throttle(si));
+      set_class(sub, i, c);
       if (c.state != w.cycle_state) account(w, from_cycle, c.state);
     }
   }
