@@ -179,6 +179,28 @@ void check_dram(const GpuConfig& config, std::vector<std::string>& problems) {
   }
 }
 
+// The GPCs hold every SM once (sim/gpc_layout.h).
+void check_cluster(const GpuConfig& config, std::vector<std::string>& problems) {
+  const auto& gpcs = config.cluster().gpc_sms();
+  if (gpcs.empty()) return;
+  std::uint64_t sum = 0;
+  std::string terms;
+  for (int i = 0; i < gpcs.size(); ++i) {
+    if (gpcs[i] == 0) {
+      problems.push_back(
+          fmt::format("cluster.gpc_sms[{}] = 0: expected at least 1 SM in every GPC", i));
+    }
+    sum += gpcs[i];
+    terms += fmt::format("{}{}", i == 0 ? "" : " + ", gpcs[i]);
+  }
+  if (sum != config.num_sms()) {
+    problems.push_back(fmt::format(
+        "cluster.gpc_sms sums to {} = {} SMs but num_sms = {}: expected the GPCs to hold every SM "
+        "once",
+        terms, sum, config.num_sms()));
+  }
+}
+
 }  // namespace
 
 void check_combinations(const GpuConfig& config, std::vector<std::string>& problems) {
@@ -187,6 +209,7 @@ void check_combinations(const GpuConfig& config, std::vector<std::string>& probl
   check_l1(config.l1(), problems);
   check_l2(config.l2(), problems);
   check_dram(config, problems);
+  check_cluster(config, problems);
 }
 
 }  // namespace sassim::config

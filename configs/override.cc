@@ -1,4 +1,5 @@
 // apply_override(): "a.b.c=value" assignments applied by a walk over the descriptors.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -61,6 +62,26 @@ template <typename T>
 }
 
 // Parses `value` into a scalar field of `message` (which may be a map entry).
+// A list of unsigned integers: "16,16,18" replaces it, "" clears it.
+void set_uint32_list(pb::Message& message, const pb::FieldDescriptor& field, std::string_view value,
+                     std::string_view assignment) {
+  const pb::Reflection& reflection = *message.GetReflection();
+  reflection.ClearField(&message, &field);
+  for (std::size_t start = 0; start < value.size();) {
+    const std::size_t comma = std::min(value.find(',', start), value.size());
+    const std::string_view item = value.substr(start, comma - start);
+    std::uint32_t parsed = 0;
+    if (!parse_integer(item, parsed)) {
+      bad_value(assignment, "a comma-separated list of unsigned integers (empty: none)", value);
+    }
+    reflection.AddUInt32(&message, &field, parsed);
+    start = comma + 1;
+    if (comma + 1 == value.size()) {
+      bad_value(assignment, "a comma-separated list of unsigned integers (empty: none)", value);
+    }
+  }
+}
+
 void set_scalar(pb::Message& message, const pb::FieldDescriptor& field, std::string_view value,
                 std::string_view assignment) {
   const pb::Reflection& reflection = *message.GetReflection();
@@ -194,6 +215,10 @@ void apply_override(GpuConfig& config, std::string_view assignment) {
                                 field->name(), field->name()));
       }
       set_map_entry(*message, *field, segments[i + 1], value, assignment);
+      return;
+    }
+    if (field->is_repeated() && last && field->cpp_type() == pb::FieldDescriptor::CPPTYPE_UINT32) {
+      set_uint32_list(*message, *field, value, assignment);
       return;
     }
     if (field->is_repeated()) {

@@ -60,6 +60,8 @@ enum class ControlKind : std::uint8_t {
   kMemoryBarrier,  // MEMBAR, FENCE, ERRBAR, CCTL
   kDependency,     // DEPBAR, LDGDEPBAR (asynchronous-copy group bookkeeping)
   kWarpgroupWait,  // WARPGROUP.DEPBAR: waits for the warpgroup's matrix operations
+  kClusterArrive,  // UCGABAR_ARV: arrives at the cluster barrier (barrier.cluster.arrive)
+  kClusterWait,    // UCGABAR_WAIT: waits for the cluster barrier (barrier.cluster.wait)
 };
 
 // Operand (A and B) element type of a matrix instruction.

@@ -77,8 +77,9 @@ constexpr OpcodeRow kRows[] = {
     op("S2UR", U::kUniform, kTuringOn),
     op("UBMSK", U::kUniform, kTuringOn),
     op("UBREV", U::kUniform, kTuringOn),
-    op("UCGABAR_ARV", U::kUniform, kHopper),  // cluster barrier, not a CTA barrier
-    op("UCGABAR_WAIT", U::kUniform, kHopper),
+    // Cluster barrier (PTX barrier.cluster.arrive / .wait), not a CTA barrier.
+    op("UCGABAR_ARV", U::kUniform, kHopper, C::kClusterArrive),
+    op("UCGABAR_WAIT", U::kUniform, kHopper, C::kClusterWait),
     op("UCLEA", U::kUniform, kTuringOn),
     op("UF2FP", U::kUniform, kAmpereOn),
     op("UFLO", U::kUniform, kTuringOn),

@@ -11,6 +11,8 @@ namespace sassim::sim {
 class CtaBarriers {
  public:
   static constexpr unsigned kCount = 16;
+  // Warp::barrier_id of a warp waiting at its cluster's barrier (sim/cluster_barrier.h).
+  static constexpr unsigned kClusterBarrierId = kCount;
 
   void reset() { *this = CtaBarriers{}; }
   // A warp arrives at barrier `id`; `threads` is the instruction's thread count

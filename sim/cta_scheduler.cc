@@ -13,12 +13,27 @@ namespace sassim::sim {
 CtaScheduler::CtaScheduler(std::vector<Sm*> sms, Clock core, std::uint32_t dispatch_interval_cycles)
     : sms_(std::move(sms)), clock_(core), interval_(dispatch_interval_cycles) {
   for (Sm* sm : sms_) sm->set_retire_listener(this);
+  set_clusters(GpcLayout(static_cast<std::uint32_t>(sms_.size())), 1);
+}
+
+void CtaScheduler::set_clusters(GpcLayout layout, std::uint32_t barrier_latency_cycles) {
+  if (layout.num_sms() != sms_.size()) {
+    throw Error(
+        fmt::format("internal: a GPC layout of {} SMs for {} SMs", layout.num_sms(), sms_.size()));
+  }
+  gpcs_ = std::move(layout);
+  cluster_barrier_latency_ = barrier_latency_cycles;
+  gpc_round_robin_ = 0;
+  sm_in_gpc_.assign(gpcs_.num_gpcs(), 0);
 }
 
 void CtaScheduler::start_kernel(traces::KernelTrace& kernel, const KernelContext& context) {
   auto running = std::make_unique<Running>();
   running->trace = &kernel;
   running->context = &context;
+  if (kernel.info().cluster.count() > 1) {
+    running->clusters = std::make_unique<ClusterQueue>(kernel.info());
+  }
   read_next(*running);
   // A kernel starting alone spreads from SM 0, as after a fresh launch.
   if (kernels_.empty()) round_robin_ = 0;
@@ -42,26 +57,48 @@ const CtaScheduler::Running* CtaScheduler::find(const KernelContext& context) co
 
 bool CtaScheduler::kernel_done(const KernelContext& context) const {
   const Running* k = find(context);
-  return k == nullptr || (!k->next && k->in_flight == 0);
+  return k == nullptr || (!k->waiting() && k->in_flight == 0);
 }
 
 void CtaScheduler::remove_kernel(const KernelContext& context) {
   std::erase_if(kernels_, [&](const auto& k) { return k->context == &context; });
 }
 
-void CtaScheduler::read_next(Running& k) {
-  k.next = k.trace->next_cta();
+std::optional<traces::CtaTrace> CtaScheduler::read_cta(Running& k) {
+  std::optional<traces::CtaTrace> cta = k.trace->next_cta();
   if (k.context->control != nullptr) k.context->control->extend(*k.trace);
   if (k.context->register_reads != nullptr) k.context->register_reads->extend(k.trace->statics());
-  if (k.next && k.next->warps.size() > k.context->cta.warps) {
+  if (cta && cta->warps.size() > k.context->cta.warps) {
     const traces::KernelInfo& info = *k.context->info;
     throw Error(fmt::format("{}: CTA ({},{},{}) has {} warps, more than the {} of its block size",
-                            info.source, k.next->id.x, k.next->id.y, k.next->id.z,
-                            k.next->warps.size(), k.context->cta.warps));
+                            info.source, cta->id.x, cta->id.y, cta->id.z, cta->warps.size(),
+                            k.context->cta.warps));
   }
+  return cta;
+}
+
+void CtaScheduler::read_next(Running& k) {
+  if (!k.clusters) {
+    k.next = read_cta(k);
+    return;
+  }
+  k.next_cluster.reset();
+  while (!k.clusters->has_ready()) {
+    std::optional<traces::CtaTrace> cta = read_cta(k);
+    if (!cta) {
+      k.clusters->check_all_complete();
+      return;
+    }
+    k.clusters->add(std::move(*cta));
+  }
+  k.next_cluster = k.clusters->take();
 }
 
 bool CtaScheduler::any_waiting() const {
+  return std::any_of(kernels_.begin(), kernels_.end(), [](const auto& k) { return k->waiting(); });
+}
+
+bool CtaScheduler::any_cta_waiting() const {
   return std::any_of(kernels_.begin(), kernels_.end(),
                      [](const auto& k) { return k->next.has_value(); });
 }
@@ -74,9 +111,10 @@ void CtaScheduler::cta_retired(std::uint32_t /*sm_id*/, const KernelContext& ker
 bool CtaScheduler::tick(std::uint64_t cycle, Picos /*now*/) {
   if (interval_ != 0 && cycle < next_dispatch_) return false;  // wake_ stays set
   wake_ = false;
-  bool placed_any = false;
-  const std::size_t n = sms_.size();
-  for (std::size_t visited = 0; visited < n && any_waiting(); ++visited) {
+  bool placed_any = place_clusters(cycle);
+  if (placed_any && interval_ != 0) next_dispatch_ = cycle + interval_;
+  const std::size_t n = placed_any && interval_ != 0 ? 0 : sms_.size();
+  for (std::size_t visited = 0; visited < n && any_cta_waiting(); ++visited) {
     Sm& sm = *sms_[round_robin_];
     round_robin_ = (round_robin_ + 1) % n;
     for (auto& k : kernels_) {
@@ -84,6 +122,7 @@ bool CtaScheduler::tick(std::uint64_t cycle, Picos /*now*/) {
       ++k->in_flight;
       ++ctas_placed_;
       placed_any = true;
+      if (observer_ != nullptr) observer_->placed(sm.id(), k->next->id, {}, cycle);
       sm.accept(std::move(*k->next), *k->context, cycle);
       read_next(*k);
       break;  // one CTA per SM per cycle
@@ -103,7 +142,9 @@ std::string CtaScheduler::describe_state() const {
       fmt::format("{} CTAs placed; {} kernels running", ctas_placed_, kernels_.size());
   for (const auto& k : kernels_) {
     out += fmt::format("; kernel {}: {} CTAs resident, {}", k->context->info->id, k->in_flight,
-                       k->next ? "next CTA waiting for room" : "all CTAs placed");
+                       k->next           ? "next CTA waiting for room"
+                       : k->next_cluster ? "next cluster waiting for room on one GPC"
+                                         : "all CTAs placed");
   }
   return out;
 }

@@ -5,6 +5,12 @@
 // taking CTAs from the earliest-started kernel that still has some and fits, so that
 // concurrent kernels fill what the earlier ones leave free. CTAs are read from the
 // trace only when they are placed.
+//
+// Kernels launched with thread block clusters (sm_90, KernelInfo::cluster) place whole
+// clusters instead (sim/cluster_placement.cc): all CTAs of a cluster at once, in one
+// cycle, on SMs of one GPC and only when all of them fit (several may share an SM);
+// GPCs are tried round robin, each takes at most one cluster per cycle, and clusters
+// are placed before single CTAs.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -12,10 +18,20 @@
 #include <vector>
 
 #include "memsys/unit.h"
+#include "sim/cluster_queue.h"
+#include "sim/gpc_layout.h"
 #include "sim/kernel_context.h"
 #include "sim/sm.h"
 
 namespace sassim::sim {
+
+// Attached from outside (tests, debug tracing) to see every placement.
+class CtaPlacementObserver {
+ public:
+  virtual ~CtaPlacementObserver() = default;
+  virtual void placed(std::uint32_t sm, const traces::Dim3& cta, const ClusterMembership& cluster,
+                      std::uint64_t cycle) = 0;
+};
 
 class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
  public:
@@ -23,6 +39,10 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
   // whole GPU; 0: up to one per SM per cycle.
   CtaScheduler(std::vector<Sm*> sms, Clock core, std::uint32_t dispatch_interval_cycles = 0);
 
+  // The GPCs clusters are placed on (default: one GPC of every SM) and the latency of
+  // their barriers (sim/cluster_barrier.h).
+  void set_clusters(GpcLayout layout, std::uint32_t barrier_latency_cycles);
+  void set_placement_observer(CtaPlacementObserver* observer) { observer_ = observer; }
   // Starts placing the CTAs of a kernel. The kernel and context outlive it.
   void start_kernel(traces::KernelTrace& kernel, const KernelContext& context);
   // True when every CTA of the kernel was placed and has retired.
@@ -49,11 +69,26 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
     const KernelContext* context = nullptr;
     std::optional<traces::CtaTrace> next;  // read ahead; empty once all were read
     std::uint64_t in_flight = 0;
+    // Kernels with clusters: CTAs waiting for the rest of their cluster, and the next
+    // whole cluster (read ahead; empty once all were read). `next` stays empty.
+    std::unique_ptr<ClusterQueue> clusters;
+    std::optional<ReadyCluster> next_cluster;
+    bool waiting() const { return next.has_value() || next_cluster.has_value(); }
   };
   Running* find(const KernelContext& context);
   const Running* find(const KernelContext& context) const;
   void read_next(Running& k);
+  std::optional<traces::CtaTrace> read_cta(Running& k);
   bool any_waiting() const;
+  bool any_cta_waiting() const;
+  // Cluster placement (sim/cluster_placement.cc): places the clusters that fit now;
+  // true when it placed any.
+  bool place_clusters(std::uint64_t cycle);
+  // The SM of each CTA of the kernel's next cluster on GPC `gpc`; empty if they do not
+  // all fit now.
+  std::vector<std::uint32_t> fit_cluster(const Running& k, std::uint32_t gpc) const;
+  void place_cluster(Running& k, std::uint32_t gpc, const std::vector<std::uint32_t>& sms,
+                     std::uint64_t cycle);
 
   std::string name_ = "gpu.cta_scheduler";
   std::vector<Sm*> sms_;
@@ -64,6 +99,11 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
   std::size_t round_robin_ = 0;
   std::uint64_t ctas_placed_ = 0;
   bool wake_ = false;
+  CtaPlacementObserver* observer_ = nullptr;
+  GpcLayout gpcs_;
+  std::uint32_t cluster_barrier_latency_ = 1;
+  std::uint32_t gpc_round_robin_ = 0;     // the GPC tried first for the next cluster
+  std::vector<std::uint32_t> sm_in_gpc_;  // by GPC: the SM (index in it) tried first
 };
 
 }  // namespace sassim::sim

@@ -8,6 +8,7 @@
 #include "configs/derived.h"
 #include "isa/arch.h"
 #include "isa/error.h"
+#include "sim/cluster_launch.h"
 #include "sim/control_bits.h"
 #include "sim/launch_graph.h"
 #include "sim/register_file.h"
@@ -77,6 +78,8 @@ Gpu::Gpu(const config::GpuConfig& config)
   for (Sm* sm : sm_pointers) engine_.add(ClockDomain::kCore, sm);
   cta_scheduler_ =
       std::make_unique<CtaScheduler>(sm_pointers, core, config.sm().cta_dispatch_interval_cycles());
+  cta_scheduler_->set_clusters(GpcLayout::from_config(config),
+                               config.cluster().barrier_latency_cycles());
   engine_.add(ClockDomain::kCore, cta_scheduler_.get());
 }
 
@@ -144,6 +147,7 @@ std::unique_ptr<Gpu::Launch> Gpu::prepare(traces::KernelTrace& kernel, std::size
     context.register_reads = launch->register_reads.get();
   }
   check_fits(info, context.cta, config_);
+  check_cluster_launch(info, context.cta, config_, GpcLayout::from_config(config_));
   return launch;
 }
 

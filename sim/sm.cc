@@ -26,6 +26,7 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       shared_bytes_(config.l1().shared_memory_bytes()),
       cta_launch_latency_(config.sm().cta_launch_latency_cycles()),
       barrier_latency_(config.sm().barrier_latency_cycles()),
+      cluster_barrier_latency_(config.cluster().barrier_latency_cycles()),
       frontend_(config.sm(), config.sm().max_warps()),
       control_costs_(config.sm()),
       wgmma_(config.sm().max_ctas(), kWarpgroupsPerCta),
@@ -67,17 +68,18 @@ const isa::StaticInst& Sm::next_inst(const Warp& w) const {
   return (*kernel_of(w).statics)[(*w.insts)[w.next].static_index];
 }
 
-bool Sm::can_accept(const CtaResources& cta) const {
-  return resident_ctas_ < max_ctas_ && used_warps_ + cta.warps <= max_warps_ &&
-         used_threads_ + cta.threads <= max_threads_ &&
-         used_registers_ + cta.registers <= registers_ &&
-         used_shared_ + cta.shared_bytes <=
+bool Sm::can_accept(const CtaResources& cta, std::uint32_t count) const {
+  return resident_ctas_ + count <= max_ctas_ && used_warps_ + count * cta.warps <= max_warps_ &&
+         used_threads_ + count * cta.threads <= max_threads_ &&
+         used_registers_ + count * cta.registers <= registers_ &&
+         used_shared_ + count * cta.shared_bytes <=
              (resident_ctas_ == 0 && cta.shared_carveout_bytes != CtaResources::kKeepCarveout
                   ? cta.shared_carveout_bytes
                   : shared_bytes_);
 }
 
-void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle) {
+void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle,
+                ClusterMembership cluster) {
   auto slot_it = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.used; });
   auto cta_slot = static_cast<std::uint32_t>(slot_it - ctas_.begin());
   CtaSlot& c = *slot_it;
@@ -89,6 +91,8 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   c.barriers.reset();
   c.finished_warps = 0;
   c.active_warps = kernel.cta.warps;
+  c.cluster = std::move(cluster);
+  if (c.cluster.barrier) c.cluster.barrier->join(*this, cta_slot, c.active_warps);
   wgmma_.reset_cta(cta_slot);
   if (resident_ctas_ == 0) {
     busy_since_ = cycle;
@@ -146,6 +150,10 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
       --c.active_warps;
       w.state = WarpState::kDraining;
       release_barriers(c, c.barriers.complete_after_exit(c.active_warps), earliest);
+      if (c.cluster.barrier) {
+        c.cluster.barrier->warp_exited(
+            earliest, w.cluster_arrived && !c.cluster.barrier->completed(w.cluster_phase));
+      }
     }
     if (w.outstanding == 0) finish_warp(slot, earliest);
     return;
@@ -287,6 +295,13 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   if (active && si.op.control == isa::ControlKind::kBarrierArrive) {
     arrive_at_barrier(slot, si.op, false, cycle);
   }
+  if (active && si.op.control == isa::ControlKind::kClusterArrive) {
+    arrive_at_cluster_barrier(slot, cycle);
+  }
+  if (active && si.op.control == isa::ControlKind::kClusterWait &&
+      wait_at_cluster_barrier(slot, cycle, next_issue)) {
+    return;
+  }
   if (active && si.op.control == isa::ControlKind::kMemoryBarrier && w.outstanding > 0) {
     w.state = WarpState::kWaitMemory;
     w.wait_async_only = false;
@@ -323,6 +338,12 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
   c.used = false;
   c.trace = traces::CtaTrace{};
   mbarriers_.release_cta(cta_slot);
+  if (c.cluster.barrier) {
+    c.cluster.barrier->leave(*this, cta_slot);
+    c.cluster = ClusterMembership{};
+    std::erase_if(cluster_releases_,
+                  [&](const ClusterRelease& r) { return r.cta_slot == cta_slot; });
+  }
   used_warps_ -= c.resources.warps;
   used_threads_ -= c.resources.threads;
   used_registers_ -= c.resources.registers;
@@ -354,6 +375,7 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after, bool every_warp) const {
 
 bool Sm::tick(std::uint64_t cycle, Picos now) {
   bool progress = complete_memory(cycle, now);
+  if (!cluster_releases_.empty()) progress |= deliver_cluster_releases(cycle);
   progress |= submit_addresses(now);
   progress |= submit_tma_copies(cycle, now);
   if (resident_ctas_ != 0) {
@@ -378,6 +400,7 @@ Picos Sm::next_event_ps() const {
   Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
   t = std::min(t, address_stage_.front_ready_ps());
   t = std::min(t, tma_stage_.front_ready_ps());
+  if (!cluster_releases_.empty()) t = std::min(t, clock_.edge(cluster_releases_.front().at));
   return std::min(t, port_.next_completion_ps());
 }
 

@@ -13,6 +13,7 @@
 #include "memsys/sm_memory_port.h"
 #include "memsys/timed_queue.h"
 #include "memsys/unit.h"
+#include "sim/cluster_barrier.h"
 #include "sim/control_flow.h"
 #include "sim/frontend.h"
 #include "sim/kernel_context.h"
@@ -57,7 +58,7 @@ class IssueObserver {
                       const isa::StaticInst& inst) = 0;
 };
 
-class Sm final : public ClockedUnit {
+class Sm final : public ClockedUnit, public ClusterBarrierMember {
  public:
   Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& port, Clock core);
   ~Sm() override;
@@ -66,11 +67,15 @@ class Sm final : public ClockedUnit {
   void set_retire_listener(CtaRetireListener* listener) { listener_ = listener; }
   void set_issue_observer(IssueObserver* observer) { observer_ = observer; }
   void set_warp_state_accounting(WarpStateAccounting mode) { accounting_ = mode; }
-  // True when a CTA with these resources fits now.
-  bool can_accept(const CtaResources& cta) const;
+  // True when `count` CTAs with these resources fit now.
+  bool can_accept(const CtaResources& cta, std::uint32_t count = 1) const;
   // Makes a CTA resident; its warps may issue from `cycle` + CTA launch latency. CTAs
-  // of different kernels may be resident together.
-  void accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle);
+  // of different kernels may be resident together. A CTA of a cluster joins its
+  // cluster's barrier.
+  void accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle,
+              ClusterMembership cluster = {});
+  void cluster_barrier_completed(std::uint32_t cta_slot, std::uint64_t cycle,
+                                 std::uint64_t resume_cycle) override;
   std::uint32_t resident_ctas() const { return resident_ctas_; }
   const SmCounters& counters() const { return counters_; }
   const FrontendCounters& frontend_counters() const { return frontend_.counters(); }
@@ -112,6 +117,13 @@ class Sm final : public ClockedUnit {
                          std::uint64_t cycle);
   // Resumes the warps waiting at the barriers in `mask` (bit i = barrier i).
   void release_barriers(CtaSlot& cta, std::uint32_t mask, std::uint64_t cycle);
+  // UCGABAR_ARV / UCGABAR_WAIT (sm_cluster.cc). wait_at_cluster_barrier returns true
+  // when the warp now waits; otherwise it may raise next_issue.
+  void arrive_at_cluster_barrier(unsigned slot, std::uint64_t cycle);
+  bool wait_at_cluster_barrier(unsigned slot, std::uint64_t cycle, std::uint64_t& next_issue);
+  ClusterBarrier& cluster_barrier(std::uint32_t cta_slot);
+  // Resumes the warps of completed cluster barriers due by `cycle`.
+  bool deliver_cluster_releases(std::uint64_t cycle);
   // A completed memory access or copy (its token); sm_memory.cc.
   void complete_access(std::uint32_t token, std::uint64_t cycle);
   std::uint32_t acquire_token();
@@ -172,7 +184,7 @@ class Sm final : public ClockedUnit {
   // Limits.
   std::uint32_t max_warps_, max_threads_, max_ctas_, registers_, shared_bytes_;
   std::uint64_t last_launch_seq_ = 0;  // KernelContext::launch_seq of the last CTA taken
-  std::uint32_t cta_launch_latency_, barrier_latency_;
+  std::uint32_t cta_launch_latency_, barrier_latency_, cluster_barrier_latency_;
 
   Frontend frontend_;
   ControlFlowCosts control_costs_;
@@ -190,6 +202,13 @@ class Sm final : public ClockedUnit {
   TimedQueue<std::uint32_t> tma_stage_;
   std::vector<memsys::TmaCopy> tma_copies_;  // by token, while in tma_stage_
   Mbarriers mbarriers_;
+  // Completed cluster barriers, by the cycle after completion (sm_cluster.cc).
+  struct ClusterRelease {
+    std::uint64_t at = 0;
+    std::uint32_t cta_slot = 0;
+    std::uint64_t resume = 0;
+  };
+  std::vector<ClusterRelease> cluster_releases_;
 
   std::uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_registers_ = 0,
                 used_shared_ = 0;

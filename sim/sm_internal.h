@@ -21,6 +21,7 @@ struct Sm::CtaSlot {
   std::uint32_t active_warps = 0;  // warps with instructions left (can reach a barrier)
   CtaBarriers barriers;
   std::uint32_t finished_warps = 0;
+  ClusterMembership cluster;
 };
 
 struct Sm::PendingAccess {

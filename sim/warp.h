@@ -41,6 +41,8 @@ struct Warp {
   std::uint64_t since_seq = 0;          // the SM's account_all count when state_since was set
   bool wait_async_only = false;         // kWaitMemory: DEPBAR (true) or MEMBAR (false)
   std::uint8_t barrier_id = 0;          // kAtBarrier: which of the CTA's barriers
+  bool cluster_arrived = false;         // UCGABAR_ARV issued, UCGABAR_WAIT not yet
+  std::uint64_t cluster_phase = 0;      // the cluster barrier phase it arrived in
   std::uint32_t outstanding = 0;        // memory accesses in flight
   std::uint32_t outstanding_async = 0;  // of which asynchronous copies (LDGSTS)
   // Asynchronous-copy groups (sim/async_groups.h): copies in flight per group, from

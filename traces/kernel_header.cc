@@ -26,6 +26,7 @@ enum Field : std::size_t {
   kNvbit,
   kTracer,
   kLineinfo,
+  kCluster,
   kNumFields
 };
 
@@ -49,6 +50,7 @@ constexpr std::array<FieldSpec, kNumFields> kFields = {{
     {"nvbit version", true, "an NVBit version such as 1.5.5"},
     {"accelsim tracer version", true, "one of 1.2 (or another 1.x), 2, 3, 4, 5"},
     {"enable lineinfo", false, "0 or 1"},
+    {"cluster dim", false, "(x,y,z) with 1..64 CTAs in total"},
 }};
 
 struct RawField {
@@ -91,6 +93,7 @@ class HeaderParser {
       }
       h.format.lineinfo = number<int>(kLineinfo, 0, 1) == 1;
     }
+    if (fields_[kCluster]) read_cluster(info);
     return h;
   }
 
@@ -146,11 +149,32 @@ class HeaderParser {
                                  "-kernel id, -grid dim, -block dim, -shmem, -nregs, -binary "
                                  "version, -cuda stream id, -shmem base_addr, -local mem "
                                  "base_addr, -nvbit version, -accelsim tracer version, -enable "
-                                 "lineinfo",
+                                 "lineinfo, -cluster dim",
                                  excerpt(text)));
   }
 
   const RawField& raw(Field f) const { return *fields_[f]; }
+
+  // Thread block clusters exist from sm_90 on and tile the grid.
+  void read_cluster(KernelInfo& info) {
+    info.cluster = dims(kCluster, {64u, 64u, 64u}, 64);
+    info.cluster_line = raw(kCluster).line;
+    const Dim3& c = info.cluster;
+    const std::string text = fmt::format("-cluster dim = ({},{},{})", c.x, c.y, c.z);
+    if (c.count() > 1 && info.arch < isa::Arch::kSm90) {
+      throw_at(lines_.name(), info.cluster_line,
+               fmt::format("{} in an sm_{} kernel: expected clusters only in sm_90 or later "
+                           "binaries (or cluster dim (1,1,1))",
+                           text, info.binary_version));
+    }
+    const Dim3& g = info.grid;
+    if (g.x % c.x != 0 || g.y % c.y != 0 || g.z % c.z != 0) {
+      throw_at(lines_.name(), info.cluster_line,
+               fmt::format("{} with -grid dim = ({},{},{}): expected every grid dimension to be "
+                           "a multiple of the cluster's",
+                           text, g.x, g.y, g.z));
+    }
+  }
 
   [[noreturn]] void fail(Field f) const {
     throw_at(lines_.name(), raw(f).line,

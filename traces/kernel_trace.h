@@ -35,7 +35,11 @@ struct KernelInfo {
   std::uint64_t shmem_base = 0;  // generic-address window of shared memory
   std::uint64_t local_base = 0;  // generic-address window of local memory
   std::string tracer_version;    // "1.2", "3", "4", "5"
-  std::string source;            // file the kernel came from (for messages)
+  // Thread block cluster ("-cluster dim", sm_90): CTAs per cluster in each dimension;
+  // 1,1,1 when the kernel was launched without clusters.
+  Dim3 cluster;
+  std::uint64_t cluster_line = 0;  // line of "-cluster dim" (0: none), for messages
+  std::string source;              // file the kernel came from (for messages)
 
   std::uint32_t warps_per_cta() const {
     return static_cast<std::uint32_t>((block.count() + 31) / 32);

@@ -126,6 +126,19 @@ TEST_F(Override, EmptySegment) {
               HasSubstr("empty field name"));
 }
 
+TEST_F(Override, UnsignedListIsReplacedOrCleared) {
+  config_ = load_config("h100");
+  apply_override(config_, "cluster.gpc_sms=60,54");
+  EXPECT_THAT(config_.cluster().gpc_sms(), ::testing::ElementsAre(60u, 54u));
+  apply_override(config_, "cluster.gpc_sms=");
+  EXPECT_TRUE(config_.cluster().gpc_sms().empty());
+  for (const char* bad : {"cluster.gpc_sms=16,,16", "cluster.gpc_sms=16,", "cluster.gpc_sms=a"}) {
+    EXPECT_THAT(error_of([&] { apply_override(config_, bad); }),
+                HasSubstr("expected a comma-separated list of unsigned integers (empty: none)"))
+        << bad;
+  }
+}
+
 TEST_F(Override, BaseCannotBeOverridden) {
   EXPECT_THAT(error_of([&] { apply_override(config_, "base=h100"); }),
               HasSubstr("'base' cannot be overridden"));

@@ -195,6 +195,30 @@ TEST_F(Validate, OpcodeLatencyKeysAndValues) {
       HasSubstr("sm.opcode_latency_cycles.DFMA = 0 is out of range [1, 10000] core cycles"));
 }
 
+TEST_F(Validate, GpcSmsMustAddUpToNumSms) {
+  config_ = load_config("h100");
+  EXPECT_NO_THROW(validate(config_));
+  config_.set_num_sms(114);
+  EXPECT_THAT(problem(), HasSubstr("cluster.gpc_sms sums to 18 + 18 + 16 + 16 + 16 + 16 + 16 + 16 "
+                                   "= 132 SMs but num_sms = 114: expected the GPCs to hold every "
+                                   "SM once"));
+  config_.mutable_cluster()->clear_gpc_sms();  // one GPC of every SM
+  EXPECT_NO_THROW(validate(config_));
+  config_.mutable_cluster()->add_gpc_sms(114);
+  config_.mutable_cluster()->add_gpc_sms(0);
+  EXPECT_THAT(problem(), HasSubstr("cluster.gpc_sms[1] = 0: expected at least 1 SM in every GPC"));
+}
+
+TEST_F(Validate, ClusterFieldsHaveRanges) {
+  config_.mutable_cluster()->set_max_cluster_ctas(0);
+  config_.mutable_cluster()->set_barrier_latency_cycles(0);
+  const std::string message = problem();
+  EXPECT_THAT(message, HasSubstr("cluster.max_cluster_ctas = 0 is out of range [1, 64] CTAs"));
+  EXPECT_THAT(message,
+              HasSubstr("cluster.barrier_latency_cycles = 0 is out of range [1, 100000] core "
+                        "cycles"));
+}
+
 TEST_F(Validate, SchedulerPolicyIsLeftToTheRegistry) {
   config_.mutable_sm()->mutable_scheduler()->set_policy("no-such-policy");
   EXPECT_NO_THROW(validate(config_));

@@ -31,7 +31,8 @@ TEST_P(L2Bandwidth, WithinFifteenPercentOfMeasurements) {
 
 INSTANTIATE_TEST_SUITE_P(Presets, L2Bandwidth,
                          ::testing::Values(Expected{"a100", {}, 2008},
-                                           Expected{"h100", {"num_sms=114"}, 3942}),
+                                           Expected{
+                                               "h100", {"num_sms=114", "cluster.gpc_sms="}, 3942}),
                          [](const auto& param_info) { return param_info.param.preset; });
 
 }  // namespace

@@ -99,6 +99,8 @@ TEST(OpcodeClass, ControlKinds) {
   EXPECT_EQ(decode("MEMBAR.CTA", Arch::kSm61).control, ControlKind::kMemoryBarrier);
   EXPECT_EQ(decode("DEPBAR.LE").control, ControlKind::kDependency);
   EXPECT_EQ(decode("LDGDEPBAR").control, ControlKind::kDependency);
+  EXPECT_EQ(decode("UCGABAR_ARV", Arch::kSm90).control, ControlKind::kClusterArrive);
+  EXPECT_EQ(decode("UCGABAR_WAIT", Arch::kSm90).control, ControlKind::kClusterWait);
   EXPECT_EQ(decode("IADD3").control, ControlKind::kNone);
   EXPECT_EQ(decode("LDG.E").control, ControlKind::kNone);
 }

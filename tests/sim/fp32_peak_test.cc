@@ -51,7 +51,8 @@ std::string ffma_trace(int binary_version, std::uint32_t warps, int ffmas,
 
 // FP32 results per clock per SM of `preset`.
 double fp32_results_per_clock(const std::string& preset, const std::string& sources) {
-  const config::GpuConfig config = config::load_config(preset, {fmt::format("num_sms={}", kSms)});
+  const config::GpuConfig config = config::load_config(
+      preset, {fmt::format("num_sms={}", kSms), "cluster.gpc_sms="});  // one GPC
   const std::uint32_t warps = kWarpsPerSubCore * config.sm().sub_cores();
   const int version = std::stoi(config.arch().substr(3));
   auto cycles = [&](int ffmas) {

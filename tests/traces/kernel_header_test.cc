@@ -87,6 +87,31 @@ TEST(KernelHeader, LineinfoOnlyFromVersion4) {
                                         "trace: expected it only in versions 4 and 5"));
 }
 
+TEST(KernelHeader, ClusterDim) {
+  HeaderFields f{.binary_version = "90", .grid = "(4,2,1)", .cluster = "(2,2,1)"};
+  auto k = kernel_from_text(header(f), "ok.traceg");
+  EXPECT_EQ(k->info().cluster, (Dim3{2, 2, 1}));
+  EXPECT_EQ(k->info().cluster_line, 14U);
+  EXPECT_EQ(kernel_from_text(header(), "ok.traceg")->info().cluster, (Dim3{1, 1, 1}));
+  // A cluster of one CTA is no cluster: allowed before sm_90.
+  EXPECT_EQ(error_of(header({.cluster = "(1,1,1)"})), "");
+}
+
+TEST(KernelHeader, BadClusterDimNamesLineAndExpectation) {
+  EXPECT_THAT(error_of(header({.binary_version = "90", .grid = "(6,1,1)", .cluster = "(4,1,1)"})),
+              HasSubstr("h.traceg:14: -cluster dim = (4,1,1) with -grid dim = (6,1,1): expected "
+                        "every grid dimension to be a multiple of the cluster's"));
+  EXPECT_THAT(error_of(header({.binary_version = "80", .grid = "(4,1,1)", .cluster = "(2,1,1)"})),
+              HasSubstr("h.traceg:14: -cluster dim = (2,1,1) in an sm_80 kernel: expected "
+                        "clusters only in sm_90 or later binaries"));
+  EXPECT_THAT(
+      error_of(header({.binary_version = "90", .grid = "(128,1,1)", .cluster = "(128,1,1)"})),
+      HasSubstr("h.traceg:14: -cluster dim = (128,1,1): expected (x,y,z) with 1..64 CTAs "
+                "in total"));
+  EXPECT_THAT(error_of(header({.binary_version = "90", .cluster = "(2,1)"})),
+              HasSubstr("h.traceg:14: -cluster dim = (2,1): expected"));
+}
+
 TEST(KernelHeader, AcceptedVariants) {
   for (std::string tracer : {"1.2", "1.0", "2", "3", "4", "5"}) {
     HeaderFields f;

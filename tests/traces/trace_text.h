@@ -12,6 +12,7 @@ struct HeaderFields {
   std::string block = "(64,1,1)";
   std::string nregs = "32";
   std::string shmem = "0";
+  std::string cluster = {};  // "-cluster dim = <cluster>" after the other fields when set
   bool lineinfo_field = true;  // "-enable lineinfo = <lineinfo>" (written for v4+ only)
   int lineinfo = 0;
   std::string shmem_base = "0x00007f2b5a000000";
@@ -28,6 +29,7 @@ inline std::string header(const HeaderFields& f = {}) {
   if (f.lineinfo_field && f.tracer != "3" && !f.tracer.starts_with("1") && f.tracer != "2") {
     h += "-enable lineinfo = " + std::to_string(f.lineinfo) + "\n";
   }
+  if (!f.cluster.empty()) h += "-cluster dim = " + f.cluster + "\n";
   h += "\n#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] "
        "mem_width [adrrescompress?] [mem_addresses]\n\n";
   return h;

@@ -1,0 +1,68 @@
+#pragma once
+// The barrier of one thread block cluster (UCGABAR_ARV / UCGABAR_WAIT, PTX
+// barrier.cluster.arrive / .wait): a phase completes when every warp of every CTA of
+// the cluster that has not exited has arrived; the warps waiting for it, on whichever
+// SM, may issue `latency` cycles after the last arrival. Shared by the cluster's CTAs
+// (each holds it while resident); it tells each member CTA's SM of a completion
+// through ClusterBarrierMember, and the SM resumes its waiting warps in its own tick
+// (sim/sm_cluster.cc), so the result does not depend on the order SMs are ticked in.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace sassim::sim {
+
+// An SM holding CTAs of a cluster.
+class ClusterBarrierMember {
+ public:
+  virtual ~ClusterBarrierMember() = default;
+  // The phase the CTA in `cta_slot` waits for completed at `cycle`: its waiting warps
+  // resume at `resume_cycle` (> cycle).
+  virtual void cluster_barrier_completed(std::uint32_t cta_slot, std::uint64_t cycle,
+                                         std::uint64_t resume_cycle) = 0;
+};
+
+class ClusterBarrier {
+ public:
+  explicit ClusterBarrier(std::uint32_t latency_cycles)
+      : latency_(latency_cycles < 1 ? 1 : latency_cycles) {}
+
+  // A CTA of the cluster with `warps` warps that have not exited became resident.
+  void join(ClusterBarrierMember& sm, std::uint32_t cta_slot, std::uint32_t warps);
+  // The CTA retired (all its warps exited before).
+  void leave(const ClusterBarrierMember& sm, std::uint32_t cta_slot);
+  // A warp arrives at `cycle`; returns the phase it arrived in.
+  std::uint64_t arrive(std::uint64_t cycle);
+  // A warp of the cluster exited at `cycle`: the barrier expects one warp fewer, from
+  // the next phase on if the warp had arrived in the current one.
+  void warp_exited(std::uint64_t cycle, bool arrived_in_current_phase);
+  bool completed(std::uint64_t phase) const { return phase < phase_; }
+  // The cycle the warps waiting for `phase` (completed) may resume.
+  std::uint64_t resume_cycle(std::uint64_t phase) const {
+    return phase + 1 == phase_ ? resume_ : 0;
+  }
+
+ private:
+  struct Member {
+    ClusterBarrierMember* sm;
+    std::uint32_t cta_slot;
+  };
+  void complete_if_all_arrived(std::uint64_t cycle);
+
+  std::uint32_t latency_;
+  std::vector<Member> members_;  // in join order
+  std::uint32_t expected_ = 0;   // warps of the members that have not exited
+  std::uint32_t arrived_ = 0;    // in the current phase
+  std::uint32_t leaving_ = 0;    // warps that arrived in the current phase, then exited
+  std::uint64_t phase_ = 0;      // phases completed so far
+  std::uint64_t resume_ = 0;     // resume cycle of the last completed phase
+};
+
+// What a CTA of a cluster knows of its cluster (sim/cta_scheduler.h places them).
+struct ClusterMembership {
+  std::shared_ptr<ClusterBarrier> barrier;  // null: the CTA is not part of a cluster
+  std::uint64_t cluster_id = 0;             // linear index of the cluster in the grid
+  std::uint32_t rank = 0;                   // the CTA's rank in it (%cluster_ctarank)
+};
+
+}  // namespace sassim::sim
