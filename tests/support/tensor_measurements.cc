@@ -76,7 +76,9 @@ std::string warps(int count, const std::string& body) {
 }  // namespace
 
 TensorRun run_trace(const std::string& preset, const std::string& trace_text) {
-  const config::GpuConfig config = config::load_config(preset);
+  config::GpuConfig config = config::load_config(preset);
+  // Peaks are steady-state rates: the one-time launch of these short grids stays out.
+  config.mutable_sm()->set_cta_launch_latency_cycles(0);
   std::vector<std::unique_ptr<traces::KernelTrace>> kernels;
   kernels.push_back(traces::kernel_from_text(trace_text, "tensor"));
   auto workload = traces::workload_from_kernels(std::move(kernels));

@@ -1,0 +1,65 @@
+#include "tests/support/cta_measurements.h"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "sim/gpu.h"
+#include "traces/text_trace.h"
+
+namespace sassim::measure {
+
+std::string store_once_trace(std::uint32_t ctas, std::uint32_t threads, std::uint32_t shmem,
+                             int binary_version) {
+  std::string t = fmt::format(
+      "-kernel name = store_once\n-kernel id = 1\n-grid dim = ({},1,1)\n-block dim = ({},1,1)\n"
+      "-shmem = {}\n-nregs = 16\n-binary version = {}\n-cuda stream id = 0\n"
+      "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
+      "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n",
+      ctas, threads, shmem, binary_version);
+  constexpr std::uint64_t kArray = 0x7f1000000000;
+  const std::uint32_t warps = (threads + 31) / 32;
+  for (std::uint32_t c = 0; c < ctas; ++c) {
+    t += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\n", c);
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      const std::uint32_t lanes = std::min(32U, threads - 32 * w);
+      const std::string m = fmt::format("{:08x}", lanes == 32 ? 0xffffffffU : (1U << lanes) - 1);
+      const std::uint64_t address = kArray + (std::uint64_t{c} * threads + 32 * w) * 8;
+      t += fmt::format(
+          "warp = {}\ninsts = 10\n"
+          "0000 {m} 1 R0 S2R 0 0\n0010 {m} 1 R3 S2R 0 0\n0020 {m} 1 R0 IMAD 2 R0 R3 0\n"
+          "0030 {m} 0 ISETP.GE.U32.AND 1 R0 0\n0040 {m} 0 BRA 0 0\n0050 {m} 1 R4 MOV 0 0\n"
+          "0060 {m} 1 R5 MOV 0 0\n0070 {m} 1 R2 IMAD.WIDE 1 R0 0\n"
+          "0080 {m} 0 STG.E.64 3 R2 R4 R5 8 1 0x{a:x} 8\n0090 {m} 0 EXIT 0 0\n",
+          w, fmt::arg("m", m), fmt::arg("a", address));
+    }
+    t += "#END_TB\n";
+  }
+  return t;
+}
+
+double cta_turnaround_cycles(const config::GpuConfig& config, std::uint32_t threads) {
+  const int binary_version = std::stoi(config.arch().substr(3));
+  const std::uint32_t shmem = config.l1().max_shared_per_cta_bytes();
+  auto cycles = [&](std::uint32_t waves) {
+    std::vector<std::unique_ptr<traces::KernelTrace>> kernels;
+    kernels.push_back(traces::kernel_from_text(
+        store_once_trace(waves * config.num_sms(), threads, shmem, binary_version), "store_once"));
+    auto workload = traces::workload_from_kernels(std::move(kernels));
+    sim::Gpu gpu(config);
+    return static_cast<double>(gpu.run(*workload).at(0).cycles);
+  };
+  constexpr std::uint32_t kShort = 8, kLong = 16;
+  return (cycles(kLong) - cycles(kShort)) / (kLong - kShort);
+}
+
+double turnaround_from_bandwidth(double gbps, std::uint32_t sms, std::uint32_t threads,
+                                 double core_mhz) {
+  const double bytes_per_cta = 8.0 * threads;
+  const double ctas_per_second_per_sm = gbps * 1e9 / bytes_per_cta / sms;
+  return core_mhz * 1e6 / ctas_per_second_per_sm;
+}
+
+}  // namespace sassim::measure

@@ -1,0 +1,30 @@
+#pragma once
+// CTA turnaround: how often an SM that holds one CTA at a time starts a new one, when
+// each CTA is a short kernel body (each thread stores one 8-byte value and exits).
+// This is the shape of the RRZE gpu-benches "gpu-stream" init kernel at one CTA per
+// SM, whose bandwidth at small blocks is set by the CTA turnaround, not by memory.
+#include <cstdint>
+#include <string>
+
+#include "configs/sassim_config.pb.h"
+
+namespace sassim::measure {
+
+// `ctas` CTAs of `threads` threads with `shmem` bytes of shared memory each; every
+// thread computes its index (S2R, IMAD, ISETP, BRA), stores 8 bytes of a contiguous
+// array (STG.E.64) and exits.
+std::string store_once_trace(std::uint32_t ctas, std::uint32_t threads, std::uint32_t shmem,
+                             int binary_version);
+
+// Core cycles between two CTAs of one SM in the steady state, with one CTA per SM (its
+// shared memory the largest a CTA may take): the cycle difference between a grid of
+// 16 and one of 8 CTAs per SM, divided by 8.
+double cta_turnaround_cycles(const config::GpuConfig& config, std::uint32_t threads);
+
+// The turnaround implied by a bandwidth measurement of that kernel: `gbps` (GB/s) over
+// `sms` SMs each holding one CTA of `threads` threads storing 8 bytes per thread, at
+// `core_mhz`.
+double turnaround_from_bandwidth(double gbps, std::uint32_t sms, std::uint32_t threads,
+                                 double core_mhz);
+
+}  // namespace sassim::measure
