@@ -27,6 +27,8 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       cta_launch_latency_(config.sm().cta_launch_latency_cycles()),
       barrier_latency_(config.sm().barrier_latency_cycles()),
       cluster_barrier_latency_(config.cluster().barrier_latency_cycles()),
+      dsmem_latency_(config.cluster().dsmem_latency_cycles()),
+      dsmem_bytes_per_cycle_(config.cluster().dsmem_bytes_per_cycle()),
       frontend_(config.sm(), config.sm().max_warps()),
       control_costs_(config.sm()),
       wgmma_(config.sm().max_ctas(), kWarpgroupsPerCta),
@@ -45,6 +47,8 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
   address_stage_ = TimedQueue<memsys::WarpMemAccess>(sub_cores * per_sub_core);
   // Entries leave after a fixed latency, at most one per sub-core per cycle enters.
   tma_stage_ = TimedQueue<std::uint32_t>(sub_cores * (mem.latency_cycles() + 1) + 64);
+  // At most one access per warp instruction in flight: bounded by the tokens.
+  dsmem_stage_ = TimedQueue<std::uint32_t>(std::size_t{max_warps_} * 256);
   wgmma_.set_shared_data_path(&port_, config.l1().data_bytes_per_cycle());
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
@@ -400,6 +404,7 @@ Picos Sm::next_event_ps() const {
   Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
   t = std::min(t, address_stage_.front_ready_ps());
   t = std::min(t, tma_stage_.front_ready_ps());
+  t = std::min(t, dsmem_stage_.front_ready_ps());
   if (!cluster_releases_.empty()) t = std::min(t, clock_.edge(cluster_releases_.front().at));
   return std::min(t, port_.next_completion_ps());
 }

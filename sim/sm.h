@@ -5,6 +5,7 @@
 // system. Ticked in the core clock domain.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,12 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   ClusterBarrier& cluster_barrier(std::uint32_t cta_slot);
   // Resumes the warps of completed cluster barriers due by `cycle`.
   bool deliver_cluster_releases(std::uint64_t cycle);
+  // Distributed shared memory (sm_dsmem.cc): the cluster rank whose shared memory a
+  // generic or shared address of the CTA names, if it lies in the cluster window.
+  std::optional<std::uint32_t> cluster_shared_rank(const CtaSlot& c, std::uint64_t address) const;
+  // Sends an access to another CTA's shared memory over the SM-to-SM network.
+  void send_dsmem(const memsys::WarpMemAccess& access, Picos now);
+  bool complete_dsmem(std::uint64_t cycle, Picos now);
   // A completed memory access or copy (its token); sm_memory.cc.
   void complete_access(std::uint32_t token, std::uint64_t cycle);
   std::uint32_t acquire_token();
@@ -185,6 +192,7 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   std::uint32_t max_warps_, max_threads_, max_ctas_, registers_, shared_bytes_;
   std::uint64_t last_launch_seq_ = 0;  // KernelContext::launch_seq of the last CTA taken
   std::uint32_t cta_launch_latency_, barrier_latency_, cluster_barrier_latency_;
+  std::uint32_t dsmem_latency_, dsmem_bytes_per_cycle_;  // sm_dsmem.cc
 
   Frontend frontend_;
   ControlFlowCosts control_costs_;
@@ -209,6 +217,10 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
     std::uint64_t resume = 0;
   };
   std::vector<ClusterRelease> cluster_releases_;
+  // Remote shared-memory accesses (by token) on the SM-to-SM network until their reply;
+  // the SM's port into the network is busy until dsmem_free_.
+  TimedQueue<std::uint32_t> dsmem_stage_;
+  std::uint64_t dsmem_free_ = 0;
 
   std::uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_registers_ = 0,
                 used_shared_ = 0;

@@ -15,6 +15,13 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   const CtaSlot& c = ctas_[w.cta_slot];
   const std::uint64_t* addrs = c.trace.addresses.data() + wi.addr_begin;
   isa::MemSpace space = si.op.space;
+  bool dsmem = false;
+  if (space == isa::MemSpace::kGeneric || space == isa::MemSpace::kShared) {
+    if (const auto rank = cluster_shared_rank(c, addrs[0])) {
+      space = isa::MemSpace::kShared;
+      dsmem = *rank != c.cluster.rank;
+    }
+  }
   if (space == isa::MemSpace::kGeneric) {
     const KernelContext& kernel = kernel_of(w);
     const traces::KernelInfo& info = *kernel.info;
@@ -31,6 +38,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   PendingAccess& p = pending_[token];
   p.slot = slot;
   p.tma = false;
+  p.dsmem = dsmem;
   p.async = si.op.mem == isa::MemKind::kAsyncCopy;
   const bool returns_data = si.op.mem == isa::MemKind::kLoad || si.op.mem == isa::MemKind::kAtomic;
   p.num_dst = returns_data ? si.num_dst : 0;
@@ -75,8 +83,14 @@ std::uint32_t Sm::acquire_token() {
 
 bool Sm::submit_addresses(Picos now) {
   bool progress = false;
-  while (address_stage_.ready(now) && port_.can_accept(now)) {
-    port_.submit(address_stage_.pop(), now);
+  while (address_stage_.ready(now)) {
+    if (pending_[address_stage_.front().token].dsmem) {
+      send_dsmem(address_stage_.pop(), now);
+    } else if (port_.can_accept(now)) {
+      port_.submit(address_stage_.pop(), now);
+    } else {
+      break;
+    }
     progress = true;
   }
   return progress;
@@ -88,6 +102,7 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
     progress = true;
     complete_access(*token, cycle);
   }
+  if (!dsmem_stage_.empty()) progress |= complete_dsmem(cycle, now);
   return progress;
 }
 

@@ -19,6 +19,8 @@ namespace sassim::sim::testing {
 // instructions program(cta id) returns (indices into statics()).
 class ClusterKernel final : public traces::KernelTrace {
  public:
+  static constexpr std::uint64_t kSharedBase = 0x7f0000000000;
+  static constexpr std::uint64_t kSharedWindow = std::uint64_t{1} << 24;
   using Program = std::function<std::vector<std::uint32_t>(const traces::Dim3&)>;
   ClusterKernel(traces::Dim3 grid, traces::Dim3 cluster,
                 std::uint64_t ctas_in_trace = ~std::uint64_t{0})
@@ -30,9 +32,14 @@ class ClusterKernel final : public traces::KernelTrace {
     info_.block = {32, 1, 1};
     info_.nregs = 32;
     info_.source = "cluster.traceg";
+    info_.shmem_base = kSharedBase;
   }
   traces::StaticInstTable& table() { return statics_; }
   void set_program(Program program) { program_ = std::move(program); }
+  // Memory instructions of CTA `id` address base(id) + 4 x lane (default 0x1000 + ...).
+  void set_addresses(std::function<std::uint64_t(const traces::Dim3&)> base) {
+    addresses_ = std::move(base);
+  }
   const traces::KernelInfo& info() const override { return info_; }
   const traces::StaticInstTable& statics() const override { return statics_; }
   std::optional<traces::CtaTrace> next_cta() override {
@@ -45,6 +52,9 @@ class ClusterKernel final : public traces::KernelTrace {
     ++read_;
     traces::CtaTrace cta = make_cta(statics_, {program_(id)});
     cta.id = id;
+    for (std::size_t i = 0; addresses_ && i < cta.addresses.size(); ++i) {
+      cta.addresses[i] = addresses_(id) + 4 * (i % 32);
+    }
     return cta;
   }
   std::uint64_t read() const { return read_; }
@@ -53,6 +63,7 @@ class ClusterKernel final : public traces::KernelTrace {
   traces::KernelInfo info_;
   traces::StaticInstTable statics_;
   Program program_;
+  std::function<std::uint64_t(const traces::Dim3&)> addresses_;
   std::uint64_t left_, read_ = 0;
 };
 
@@ -95,8 +106,12 @@ class ClusterRig {
   // Runs the kernel to its end; returns the last cycle.
   std::uint64_t run(ClusterKernel& kernel) {
     timing_ = std::make_unique<ExecTiming>(config_.sm(), isa::Arch::kSm90, isa::Arch::kSm90);
-    context_ =
-        KernelContext{&kernel.info(), &kernel.statics(), timing_.get(), {32, 1, 32 * 32, 0}, 0, 0};
+    context_ = KernelContext{&kernel.info(),
+                             &kernel.statics(),
+                             timing_.get(),
+                             {32, 1, 32 * 32, 0},
+                             ClusterKernel::kSharedWindow,
+                             0};
     Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 10000);
     std::vector<Sm*> raw;
     recorders.resize(config_.num_sms());
