@@ -23,8 +23,8 @@ isa::StaticInst generic_load(std::uint64_t pc, std::uint16_t dst) {
 }
 
 // Rank 0 (SM 0) loads twice from the shared memory of rank `target` and uses both
-// values; rank 1 (SM 1) does nothing but a NOP.
-ClusterRig run(std::uint32_t target) {
+// values; rank 1 (SM 1) does nothing but a NOP. Returns SM 0's issues.
+testing::IssueRecorder run(std::uint32_t target) {
   ClusterRig rig({2});
   rig.config().mutable_cluster()->set_dsmem_latency_cycles(kLatency);
   rig.config().mutable_cluster()->set_dsmem_bytes_per_cycle(kBytesPerCycle);
@@ -41,27 +41,27 @@ ClusterRig run(std::uint32_t target) {
     return ClusterKernel::kSharedBase + (1 + target) * ClusterKernel::kSharedWindow + 0x100;
   });
   rig.run(kernel);
-  return rig;
+  return rig.recorders[0];
 }
 
 TEST(DistributedSharedMemory, ARemoteLoadCrossesTheSmToSmNetwork) {
-  ClusterRig rig = run(1);
+  const testing::IssueRecorder sm0 = run(1);
   // Loads issue at 2 and 3 and leave address generation (latency 1) at 3 and 4. Each
   // moves 32 x 4 bytes: the port is busy 128 / 32 = 4 cycles per load, so the second
   // starts when the first has left (7); each completes the latency after leaving.
   const std::uint64_t address_stage = 1, port_cycles = 32 * 4 / kBytesPerCycle;
   const std::uint64_t first_done = 2 + address_stage + port_cycles + kLatency;
   const std::uint64_t second_done = 2 + address_stage + 2 * port_cycles + kLatency;
-  EXPECT_EQ(rig.recorders[0].cycle_of(0x30), first_done);   // 57
-  EXPECT_EQ(rig.recorders[0].cycle_of(0x40), second_done);  // 61
+  EXPECT_EQ(sm0.cycle_of(0x30), first_done);   // 57
+  EXPECT_EQ(sm0.cycle_of(0x40), second_done);  // 61
 }
 
 TEST(DistributedSharedMemory, TheOwnRankIsAnOrdinarySharedAccess) {
-  ClusterRig rig = run(0);
+  const testing::IssueRecorder sm0 = run(0);
   // Through the L1 port of the rig (1 cycle): issued at 2, leaves the address stage at
   // 3, back at 4; the second one cycle later.
-  EXPECT_EQ(rig.recorders[0].cycle_of(0x30), 4U);
-  EXPECT_EQ(rig.recorders[0].cycle_of(0x40), 5U);
+  EXPECT_EQ(sm0.cycle_of(0x30), 4U);
+  EXPECT_EQ(sm0.cycle_of(0x40), 5U);
 }
 
 }  // namespace
