@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <string_view>
 #include <utility>
 
@@ -29,6 +30,16 @@ double dram_clock_mhz(const GpuConfig& config) {
 
 std::uint32_t l1_data_bytes(const GpuConfig& config) {
   return config.l1().unified_size_bytes() - config.l1().shared_memory_bytes();
+}
+
+std::uint32_t l2_hit_latency_cycles(const GpuConfig& config) {
+  const std::uint32_t noc = std::max<std::uint32_t>(config.interconnect().latency_cycles(), 1);
+  const double l2_cycles = 2.0 * noc + config.l2().hit_latency_cycles();
+  const double core = config.clocks().core_mhz();
+  const double l2 = config.clocks().l2_mhz();
+  const double in_core = l2 > 0 && core > 0 ? l2_cycles * core / l2 : l2_cycles;
+  return config.sm().units().memory().latency_cycles() + config.l1().hit_latency_cycles() +
+         static_cast<std::uint32_t>(std::lround(in_core));
 }
 
 std::uint32_t l1_max_data_bytes(const GpuConfig& config) {

@@ -5,7 +5,8 @@
 // buffer entry frees (a warp issued or started) and its arrival cycle computed at
 // once from the cache state, so nothing is polled per cycle. Fetch requests of a
 // sub-core are served in the order they arise (earliest cycle first; ties in the
-// order the SM reports them), each taking the first free fetch cycle.
+// order the SM reports them), each taking the first free fetch cycle. An optional
+// stream buffer per sub-core (sim/stream_buffer.h) prefetches the lines after a miss.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "configs/sassim_config.pb.h"
 #include "isa/instruction.h"
 #include "sim/inst_cache.h"
+#include "sim/stream_buffer.h"
 #include "sim/warp_state.h"
 #include "traces/kernel_trace.h"
 
@@ -22,15 +24,17 @@ namespace sassim::sim {
 struct FrontendCounters {
   std::uint64_t fetches = 0;  // instructions fetched (refetches after a redirect included)
   std::uint64_t l0i_hits = 0, l0i_misses = 0;
-  std::uint64_t l1i_hits = 0, l1i_misses = 0;
-  std::uint64_t taken_branches = 0;  // redirects: the ibuffer was flushed
+  std::uint64_t l1i_hits = 0, l1i_misses = 0;  // stream buffer requests included
+  std::uint64_t stream_buffer_hits = 0;        // first-level misses it served
+  std::uint64_t prefetches = 0;                // lines the stream buffers requested
+  std::uint64_t taken_branches = 0;            // redirects: the ibuffer was flushed
 };
 
 class Frontend {
  public:
   static constexpr std::uint32_t kMaxEntries = 16;
 
-  Frontend(const config::SmConfig& sm, std::uint32_t max_warps);
+  Frontend(const config::GpuConfig& config, std::uint32_t max_warps);
 
   // Starts a warp's instruction stream; its first instructions are fetched from
   // `cycle`. `code_base` separates the code of different kernels in the caches.
@@ -78,12 +82,19 @@ class Frontend {
   std::uint64_t reserve_fetch_cycle(unsigned sub, std::uint64_t cycle);
   // Cycle at which the instruction at `address`, fetched at `cycle`, leaves the caches.
   std::uint64_t cache_arrival(unsigned sub, std::uint64_t address, std::uint64_t cycle);
+  // Arrival of the line holding `address`, requested at `cycle` from the level below
+  // the sub-core's first instruction cache (the L1i behind an L0, else the L2 path).
+  std::uint64_t below_first(bool l0, std::uint64_t address, std::uint64_t cycle);
+  // The stream buffer requests lines from `cycle` on until it is full.
+  void prefetch(unsigned sub, bool l0, std::uint64_t cycle);
 
   std::uint32_t entries_, decode_, l0_hit_, l1_hit_, miss_;
   std::uint32_t sub_cores_;
   std::vector<WarpFetch> warps_;
   std::vector<InstCache> l0_;  // one per sub-core
   InstCache l1_;
+  std::vector<StreamBuffer> stream_;  // one per sub-core; empty = none
+  std::uint32_t stream_line_bytes_ = 128;
   // Fetch cycles taken, per sub-core: a ring of kFetchWindow cycles each.
   static constexpr std::uint32_t kFetchWindow = 128;
   std::vector<std::uint64_t> taken_;

@@ -29,7 +29,7 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       cluster_barrier_latency_(config.cluster().barrier_latency_cycles()),
       dsmem_latency_(config.cluster().dsmem_latency_cycles()),
       dsmem_bytes_per_cycle_(config.cluster().dsmem_bytes_per_cycle()),
-      frontend_(config.sm(), config.sm().max_warps()),
+      frontend_(config, config.sm().max_warps()),
       control_costs_(config.sm()),
       wgmma_(config.sm().max_ctas(), kWarpgroupsPerCta),
       wgmma_warps_(config.sm().max_warps()) {
@@ -448,6 +448,8 @@ void Sm::report(StatSink& sink) const {
   sink.add(name_ + ".l0i.misses", static_cast<double>(fetch.l0i_misses));
   sink.add(name_ + ".l1i.hits", static_cast<double>(fetch.l1i_hits));
   sink.add(name_ + ".l1i.misses", static_cast<double>(fetch.l1i_misses));
+  sink.add(name_ + ".stream_buffer.hits", static_cast<double>(fetch.stream_buffer_hits));
+  sink.add(name_ + ".stream_buffer.prefetches", static_cast<double>(fetch.prefetches));
   sink.add(name_ + ".taken_branches", static_cast<double>(fetch.taken_branches));
   const std::array<std::uint64_t, kNumWarpCycleStates> cycles = warp_cycles();
   for (std::size_t k = 0; k < kNumWarpCycleStates; ++k) {

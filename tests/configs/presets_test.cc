@@ -116,6 +116,16 @@ TEST(Derived, CarveOutIsTheSmallestOptionHoldingTheResidentCtas) {
   EXPECT_EQ(l1_max_data_bytes(fixed), 28 * kKB);
 }
 
+// The unloaded near L2 hit of a load, as the presets' sources measure it (the
+// instruction fetch's L1i miss latency where l1i_miss_latency_from_l2 is set).
+TEST(Derived, L2HitLatencyIsThePublishedNearL2Hit) {
+  EXPECT_EQ(l2_hit_latency_cycles(load_config("a100")), 208u);     // Luo et al. (near)
+  EXPECT_EQ(l2_hit_latency_cycles(load_config("h100")), 258u);     // Luo et al. (H800, near)
+  EXPECT_EQ(l2_hit_latency_cycles(load_config("v100")), 221u);     // markdewing/AI_kernels
+  EXPECT_EQ(l2_hit_latency_cycles(load_config("gtx1080")), 250u);  // PPT-GPU
+  EXPECT_EQ(l2_hit_latency_cycles(load_config("rtx4090")), 273u);  // Luo et al.
+}
+
 TEST(Derived, OtherPresetsMatchTheirDatasheets) {
   EXPECT_NEAR(dram_peak_bytes_per_second(load_config("v100")), 900e9, 0.01 * 900e9);
   EXPECT_NEAR(dram_peak_bytes_per_second(load_config("rtx3070")), 448e9, 0.01 * 448e9);

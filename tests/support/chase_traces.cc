@@ -36,16 +36,19 @@ std::string chase_trace(const std::string& opcode,
 }
 
 std::string stream_trace(std::uint32_t ctas, std::uint32_t warps, std::uint32_t loads,
-                         std::uint64_t base, int binary_version, std::uint32_t kernel_id) {
+                         std::uint64_t base, int binary_version, std::uint32_t kernel_id,
+                         std::uint32_t region_loads, bool l1_bypass) {
+  const std::uint32_t per_region = region_loads == 0 ? loads : region_loads;
+  const char* opcode = l1_bypass ? "LDG.E.128.STRONG.GPU" : "LDG.E.128";
   std::string t = header("stream", kernel_id, ctas, 32 * warps, 0, binary_version);
   for (std::uint32_t c = 0; c < ctas; ++c) {
     t += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\n", c);
     for (std::uint32_t w = 0; w < warps; ++w) {
       t += fmt::format("warp = {}\ninsts = {}\n", w, loads + 1);
-      const std::uint64_t region = base + (std::uint64_t{c} * warps + w) * loads * 512;
+      const std::uint64_t region = base + (std::uint64_t{c} * warps + w) * per_region * 512;
       for (std::uint32_t i = 0; i < loads; ++i) {
-        t += fmt::format("{:04x} ffffffff 1 R{} LDG.E.128 1 R2 16 1 0x{:x} 16\n", 0x10 * i,
-                         4 + 4 * (i % 8), region + std::uint64_t{i} * 512);
+        t += fmt::format("{:04x} ffffffff 1 R{} {} 1 R2 16 1 0x{:x} 16\n", 0x10 * i,
+                         4 + 4 * (i % 8), opcode, region + std::uint64_t{i % per_region} * 512);
       }
       t += fmt::format("{:04x} ffffffff 0 EXIT 0 0\n", 0x10 * loads);
     }

@@ -16,7 +16,10 @@ std::string chase_trace(const std::string& opcode,
 // `ctas` CTAs of `warps` warps; warp w of CTA c issues `loads` independent 16-byte
 // per-thread loads (LDG.E.128, 512 contiguous bytes per warp instruction, eight
 // destination registers in rotation) over its own region from `base`, then exits.
+// The region holds `region_loads` loads' bytes (0: `loads`), read again from its start
+// as often as `loads` asks; `l1_bypass` loads (LDG.E.128.STRONG.GPU) are served by the L2.
 std::string stream_trace(std::uint32_t ctas, std::uint32_t warps, std::uint32_t loads,
-                         std::uint64_t base, int binary_version, std::uint32_t kernel_id);
+                         std::uint64_t base, int binary_version, std::uint32_t kernel_id,
+                         std::uint32_t region_loads = 0, bool l1_bypass = false);
 
 }  // namespace sassim::measure

@@ -38,9 +38,10 @@ ZeroLoadLatencies zero_load_latencies(const config::GpuConfig& config);
 // bank (n = 1: conflict-free), n a power of two up to 32.
 double shared_conflict_latency(const config::GpuConfig& config, std::uint32_t n);
 
-// L2 bandwidth: every SM streams wide loads over its own part of an L2-resident
-// footprint (warmed by a first pass); bytes delivered per core cycle, from the
-// difference of a long and a short pass (so ramp-up and drain cancel).
+// L2 bandwidth: every SM's warps read their own 8 KiB of an L2-resident footprint
+// again and again with wide loads that bypass the L1 (warmed by a first pass); bytes
+// delivered per core cycle, from the difference of a long (6 passes) and a short (2
+// passes) kernel, so ramp-up, drain and warp start-up cancel.
 double l2_bytes_per_cycle(const config::GpuConfig& config);
 
 struct DramStream {

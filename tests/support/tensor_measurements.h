@@ -17,7 +17,8 @@ struct TensorRun {
   double utilisation() const { return tensor_busy / (cycles * sms * sub_cores); }
 };
 
-// Runs one kernel given as Accel-Sim trace text on a preset.
+// Runs one kernel given as Accel-Sim trace text on a preset, twice: the figures are
+// the second launch's, its code warm in the instruction caches.
 TensorRun run_trace(const std::string& preset, const std::string& trace_text);
 
 // Every SM holds `ctas_per_sm` CTAs of 4 warps, each warp issuing `insts` warp-level
