@@ -42,6 +42,12 @@ TEST_F(Validate, OutOfRangeDoubleAndUint64) {
       HasSubstr("l2.size_bytes = 2199023255552 is out of range [1024, 1099511627776] bytes"));
 }
 
+TEST_F(Validate, StreamBufferLongerThanItsRange) {
+  config_.mutable_sm()->mutable_frontend()->set_stream_buffer_entries(65);
+  EXPECT_THAT(problem(), HasSubstr("sm.frontend.stream_buffer_entries = 65 is out of range "
+                                   "[0, 64] lines"));
+}
+
 TEST_F(Validate, NotANumberIsOutOfRange) {
   config_.mutable_dram()->set_latency_ns(std::numeric_limits<double>::quiet_NaN());
   EXPECT_THAT(problem(), HasSubstr("dram.latency_ns = nan is out of range"));

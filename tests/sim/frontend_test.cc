@@ -155,6 +155,23 @@ TEST_F(StreamBufferTest, ABranchBackIntoCachedCodeHitsTheL0) {
   EXPECT_EQ(f.prefetches, 3U);  // lines 1, 2, then 3 for line 1 taken: no restart
 }
 
+TEST_F(StreamBufferTest, WithoutAnL0TheStreamBufferServesTheL1i) {
+  with_stream_buffer(2);
+  frontend().set_l0i_size_bytes(0);
+  run({straight_line(2)});
+  // The L1i is the first level: its hits take kL1Hit, and line 1 (requested from the
+  // L2 path at cycle 2) is there when the warp reaches it.
+  constexpr std::uint64_t kL1Period = 1 + kL1Hit + kDecode;
+  static_assert(2 + kMiss <= kFirst + 7 * kL1Period + 1 + kL1Hit);
+  EXPECT_EQ(recorder_.records.at(7).cycle, kFirst + 7 * kL1Period);
+  EXPECT_EQ(recorder_.records.at(8).cycle, kFirst + 8 * kL1Period);
+  const FrontendCounters& f = sm_->frontend_counters();
+  EXPECT_EQ(f.l0i_misses, 0U);
+  EXPECT_EQ(f.l1i_misses, 2U);  // lines 0 and 1; the stream buffer's requests skip it
+  EXPECT_EQ(f.stream_buffer_hits, 1U);
+  EXPECT_EQ(f.prefetches, 3U);
+}
+
 TEST_F(StreamBufferTest, TheMissLatencyFromTheL2IsTheMemorySystemsL2Hit) {
   with_stream_buffer(2);
   frontend().set_l1i_miss_latency_from_l2(true);
