@@ -57,7 +57,9 @@ bool barrier_operands(const OpcodeText& text, DecodedOpcode& op) {
 AsyncOp async_op_of(const OpcodeText& text) {
   const std::string_view base = text.base();
   if (base == "UTMALDG") return AsyncOp::kTmaLoad;
-  if (base == "UTMASTG" || base == "UTMAREDG" || base == "UBLKRED") return AsyncOp::kTmaStore;
+  if (base == "UTMASTG") return AsyncOp::kTmaStore;
+  if (base == "UTMAREDG" || base == "UBLKRED") return AsyncOp::kTmaReduce;
+  if (base == "UTMACMDFLUSH") return AsyncOp::kBulkCommit;
   if (base == "UTMAPF" || base == "UBLKPF") return AsyncOp::kTmaPrefetch;
   // UBLKCP.S.G copies global to shared, UBLKCP.G.S shared to global: the first of the
   // two space modifiers is the destination.

@@ -90,7 +90,9 @@ struct MatrixShape {
 enum class AsyncOp : std::uint8_t {
   kNone,
   kTmaLoad,       // UTMALDG, UBLKCP.S.G (global -> shared)
-  kTmaStore,      // UTMASTG, UTMAREDG, UBLKRED, UBLKCP.G.S (shared -> global)
+  kTmaStore,      // UTMASTG, UBLKCP.G.S (shared -> global)
+  kTmaReduce,     // UTMAREDG, UBLKRED (shared -> global, read-modify-write at the L2)
+  kBulkCommit,    // UTMACMDFLUSH (cp.async.bulk.commit_group)
   kTmaPrefetch,   // UTMAPF, UBLKPF (into the L2)
   kMbarInit,      // SYNCS.EXCH (mbarrier.init)
   kMbarArrive,    // SYNCS.ARRIVE(S) without transactions (.A1T0)

@@ -39,6 +39,7 @@ std::uint32_t Interconnect::request_bytes(const MemRequest& r) const {
 }
 
 std::uint32_t Interconnect::response_bytes(const MemResponse& r) const {
+  if (!expects_response(r.kind)) return kPacketHeaderBytes;  // an acknowledgement
   return kPacketHeaderBytes +
          sector_bytes_ * static_cast<std::uint32_t>(std::popcount(r.sector_mask));
 }

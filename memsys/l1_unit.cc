@@ -138,7 +138,7 @@ bool L1Unit::busy() const {
 // ---- TMA -------------------------------------------------------------------------
 
 bool L1Unit::submit_tma(const TmaCopy& copy, Picos now) {
-  ++outstanding_;
+  outstanding_ += copy.ack_token == kNoAckToken ? 1 : 2;  // tokens to pop
   tma_.submit(copy, now);
   // The unit has ticked at this edge already: the engine runs from the next one on.
   next_ps_ = std::min(next_ps_, std::max(tma_.next_event_ps(), now + 1));

@@ -178,12 +178,16 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
     stats_.sector_hits += count(mask & present);
     stats_.sector_misses += count(mask & ~present);
     bandwidth_.consume(static_cast<std::int64_t>(data_bytes(mask)));
+    if (request.acknowledge) {
+      pipeline_.push(MemResponse{request.line, mask, request.tag, request.sm, request.kind},
+                     now + hit_pipeline_ps_);
+    }
     return Block::kNone;
   }
 
   const std::uint32_t valid = cached != nullptr ? cached->valid : 0;
   const std::uint32_t missing = mask & ~valid;
-  const Waiter waiter{missing, mask, request.tag, request.sm, request.kind};
+  const Waiter waiter{missing, mask, request.tag, request.sm, request.kind, request.acknowledge};
   if (missing == 0) {
     stats_.sector_accesses += count(mask);
     stats_.sector_hits += count(mask);
@@ -253,7 +257,7 @@ void L2Slice::complete(const Waiter& waiter, std::uint64_t line, SectorCache::Li
     if (waiter.kind != ReqKind::kRead) cached->dirty |= waiter.mask;
   }
   bandwidth_.consume(static_cast<std::int64_t>(data_bytes(waiter.mask)));
-  if (expects_response(waiter.kind)) {
+  if (expects_response(waiter.kind) || waiter.acknowledge) {
     pipeline_.push(MemResponse{line, waiter.mask, waiter.tag, waiter.sm, waiter.kind},
                    now + hit_pipeline_ps_);
   }

@@ -13,6 +13,11 @@
 // Writes need no response: a fully written sector becomes valid and dirty, a partly
 // written one dirty (its other bytes stay unknown, so a later read of it misses;
 // no DRAM read is made for a write). Evicted dirty sectors are written back.
+// Atomics and reductions read their sectors (a miss fetches them from DRAM) and write
+// them back dirty when all are valid; an atomic's response takes the hit pipeline.
+// A write or reduction with MemRequest::acknowledge (TMA stores and reductions) is
+// answered without data through the same pipeline: a write at its lookup edge + hit
+// latency, a reduction when it executes (like an atomic).
 // Bandwidth: slice_bytes_per_cycle bounds the data the slice reads out for responses
 // and takes in for writes and atomics (a byte credit); fills and writebacks are not
 // charged. A request blocked on full MSHRs waits at the head. Requests for DRAM wait
@@ -72,6 +77,7 @@ class L2Slice final : public ClockedUnit {
     std::uint32_t tag = 0;
     std::uint16_t sm = 0;
     ReqKind kind = ReqKind::kRead;
+    bool acknowledge = false;  // a reduction answered without data
   };
   enum class Block : std::uint8_t { kNone, kBandwidth, kMshr, kDram };
 

@@ -21,7 +21,8 @@ enum class ReqKind : std::uint8_t {
 inline bool request_carries_data(ReqKind kind) {
   return kind != ReqKind::kRead;
 }
-// True for kinds the L2 answers.
+// True for kinds the L2 answers with data. Writes and reductions that ask for an
+// acknowledgement (MemRequest::acknowledge) are answered with a header only.
 inline bool expects_response(ReqKind kind) {
   return kind == ReqKind::kRead || kind == ReqKind::kAtomic;
 }
@@ -34,9 +35,12 @@ struct MemRequest {
   std::uint32_t tag = 0;          // requester's id, echoed in the response
   std::uint16_t sm = 0;
   ReqKind kind = ReqKind::kRead;
+  // Writes and reductions: the slice answers once it has executed the request (TMA
+  // stores and reductions, whose bulk async-groups wait for their writes).
+  bool acknowledge = false;
 };
 
-// L2 slice back to an SM.
+// L2 slice back to an SM. For a write or reduction: its acknowledgement, no data.
 struct MemResponse {
   std::uint64_t line = 0;
   std::uint32_t sector_mask = 0;

@@ -22,7 +22,11 @@ struct WarpMemAccess {
   std::span<const std::uint64_t> addresses;  // one per active thread, lane order
 };
 
-enum class TmaKind : std::uint8_t { kLoad, kStore, kPrefetch };
+// kReduction: a store whose sectors the L2 combines with what it holds (UTMAREDG,
+// UBLKRED: read-modify-write at the L2 slice, like RED).
+enum class TmaKind : std::uint8_t { kLoad, kStore, kPrefetch, kReduction };
+
+inline constexpr std::uint32_t kNoAckToken = ~std::uint32_t{0};
 
 // One TMA / bulk copy (memsys/tma_engine.h). Transfers: contiguous runs of `bytes /
 // transfers.size()` bytes starting at each listed global address (a bulk copy has one; a tensor
@@ -33,6 +37,10 @@ struct TmaCopy {
   TmaKind kind = TmaKind::kLoad;
   std::uint32_t bytes = 0;
   std::vector<std::uint64_t> transfers;
+  // Stores and reductions: a second token, handed back when the L2 has acknowledged
+  // every write (kNoAckToken: the writes are not acknowledged). `token` itself comes
+  // back when the source has been read from shared memory (the last request sent).
+  std::uint32_t ack_token = kNoAckToken;
 };
 
 class SmMemoryPort {
@@ -68,8 +76,9 @@ class SmMemoryPort {
   // gpgpu_flush_l1_cache does the same).
   virtual void invalidate_l1_data() {}
   // A TMA / bulk copy for the SM's TMA engine; its token pops from pop_completed()
-  // when the engine completes it. Not limited by can_accept(). Returns false where
-  // the port has no TMA engine.
+  // when the engine completes it (and its ack_token, if any, when its writes are
+  // acknowledged). Not limited by can_accept(). Returns false where the port has no
+  // TMA engine.
   virtual bool submit_tma(const TmaCopy& copy, Picos now) {
     (void)copy;
     (void)now;

@@ -34,6 +34,9 @@ void TmaEngine::submit(const TmaCopy& copy, Picos now) {
   c.sectors.clear();
   c.next = 0;
   c.pending = 0;
+  c.ack_token = copy.kind == TmaKind::kStore || copy.kind == TmaKind::kReduction ? copy.ack_token
+                                                                                 : kNoAckToken;
+  c.unacked = 0;
   c.done_ps = 0;
   if (copy.bytes > 0 && !copy.transfers.empty()) {
     const std::uint64_t n = copy.transfers.size();
@@ -55,7 +58,17 @@ void TmaEngine::submit(const TmaCopy& copy, Picos now) {
 }
 
 void TmaEngine::finish(std::uint32_t slot, Picos done_ps) {
-  neighbours_.complete(copies_[slot].token, done_ps);
+  const Copy& c = copies_[slot];
+  neighbours_.complete(c.token, done_ps);
+  if (c.ack_token == kNoAckToken) {
+    --in_flight_;
+  } else if (c.unacked == 0) {  // an empty copy, or every write acknowledged already
+    finish_acks(slot, done_ps);
+  }
+}
+
+void TmaEngine::finish_acks(std::uint32_t slot, Picos done_ps) {
+  neighbours_.complete(copies_[slot].ack_token, done_ps);
   --in_flight_;
 }
 
@@ -75,6 +88,7 @@ bool TmaEngine::tick(Picos now) {
       progress = true;
       continue;
     }
+    const bool writes = c.kind == TmaKind::kStore || c.kind == TmaKind::kReduction;
     if (!issue_.available()) break;
     const std::uint64_t sector = c.sectors[c.next];
     const std::uint64_t byte = sector * sector_bytes_;
@@ -83,8 +97,11 @@ bool TmaEngine::tick(Picos now) {
     request.sector_mask = 1u << ((byte % line_bytes_) / sector_bytes_);
     request.tag = kTmaTagBit | slot;
     request.sm = sm_;
-    request.kind = c.kind == TmaKind::kStore ? ReqKind::kWrite : ReqKind::kRead;
+    request.kind = c.kind == TmaKind::kStore       ? ReqKind::kWrite
+                   : c.kind == TmaKind::kReduction ? ReqKind::kReduction
+                                                   : ReqKind::kRead;
     if (request.kind == ReqKind::kWrite) request.full_mask = request.sector_mask;
+    request.acknowledge = writes && c.ack_token != kNoAckToken;
     if (!neighbours_.send(request, now)) {
       blocked_ = true;
       break;
@@ -92,8 +109,9 @@ bool TmaEngine::tick(Picos now) {
     progress = true;
     issue_.consume(sector_bytes_);
     ++c.next;
-    if (c.kind == TmaKind::kStore) {
-      ++stats_.write_sectors;
+    if (writes) {
+      ++(c.kind == TmaKind::kStore ? stats_.write_sectors : stats_.reduction_sectors);
+      if (request.acknowledge) ++c.unacked;
       const std::uint64_t extra = neighbours_.read_shared(sector_bytes_, now);
       c.done_ps = std::max(c.done_ps, now + clock_.edge(extra));
     } else {
@@ -104,7 +122,7 @@ bool TmaEngine::tick(Picos now) {
     queue_.pop_front();
     if (c.kind == TmaKind::kLoad) continue;  // completes when its data is written
     finish(slot, std::max(c.done_ps, now));
-    if (c.pending == 0) free_.push_back(slot);
+    if (drained(c)) free_.push_back(slot);
   }
   return progress;
 }
@@ -112,6 +130,13 @@ bool TmaEngine::tick(Picos now) {
 void TmaEngine::take_response(const MemResponse& response, Picos now) {
   const std::uint32_t slot = response.tag & ~kTmaTagBit;
   Copy& c = copies_[slot];
+  if (c.kind == TmaKind::kStore || c.kind == TmaKind::kReduction) {  // an acknowledgement
+    --c.unacked;
+    if (c.unacked > 0 || c.next < c.sectors.size()) return;
+    finish_acks(slot, now);
+    free_.push_back(slot);
+    return;
+  }
   const auto sectors = static_cast<std::uint32_t>(std::popcount(response.sector_mask));
   c.pending -= sectors;
   if (c.kind == TmaKind::kLoad) {

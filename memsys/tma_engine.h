@@ -1,10 +1,10 @@
 #pragma once
 // The tensor memory accelerator of one SM (Hopper TMA and bulk copies: UTMALDG,
-// UBLKCP, UTMASTG, UTMAPF). One thread issues a copy of many bytes; the engine splits
-// it into sector requests to the L2 (the path of L1 misses, bypassing the L1 cache)
-// and, for loads, writes the returning data into shared memory. The SM side (the
-// mbarrier the copy completes on) is not here: the engine reports the completion
-// time of each copy through TmaNeighbours::complete.
+// UBLKCP, UTMASTG, UTMAREDG, UBLKRED, UTMAPF). One thread issues a copy of many bytes; the engine
+// splits it into sector requests to the L2 (the path of L1 misses, bypassing the L1 cache) and, for
+// loads, writes the returning data into shared memory. The SM side (the mbarrier the copy completes
+// on) is not here: the engine reports the completion time of each copy through
+// TmaNeighbours::complete.
 //
 // Timing (T = core period; a copy submitted at edge tc):
 // - Its first request leaves at tc + setup_latency_cycles T. The engine sends sector
@@ -15,9 +15,12 @@
 // - Load (global -> shared): each sector's response, taken at edge tR, is written into
 //   shared memory; the write takes write_shared(sector_bytes) cycles beyond tR. The
 //   copy completes when its last sector is written.
-// - Store (shared -> global): each sector is read from shared memory (read_shared)
-//   before its write request leaves; the copy completes in the cycle its last request
-//   is sent (as L1 stores do).
+// - Store (shared -> global) and reduction (UTMAREDG, UBLKRED: reduction requests the
+//   L2 executes as read-modify-write): each sector is read from shared memory
+//   (read_shared) before its request leaves; the copy completes (its token) in the
+//   cycle its last request is sent, when its source has been read (as L1 stores do).
+//   With an ack_token the requests ask the L2 for an acknowledgement, and the
+//   ack_token completes at the edge the last acknowledgement is taken.
 // - Prefetch (UTMAPF, UBLKPF): read requests whose responses are dropped; the copy
 //   completes when its last request is sent (nothing waits on it).
 // Requests carry tags with kTmaTagBit set, so a unit sharing its port with the
@@ -70,6 +73,7 @@ class TmaEngine {
     std::uint64_t copies = 0;
     std::uint64_t read_sectors = 0;   // load and prefetch sector requests
     std::uint64_t write_sectors = 0;  // store sector requests
+    std::uint64_t reduction_sectors = 0;
   };
   const Stats& stats() const { return stats_; }
 
@@ -81,10 +85,19 @@ class TmaEngine {
     std::vector<std::uint64_t> sectors;  // global sector indices, in order
     std::size_t next = 0;                // sectors sent
     std::uint32_t pending = 0;           // load sectors not yet written to shared
-    Picos done_ps = 0;                   // latest sector write seen so far
+    std::uint32_t ack_token = kNoAckToken;
+    std::uint32_t unacked = 0;  // store / reduction requests not yet acknowledged
+    Picos done_ps = 0;          // latest sector write (load) or read (store) seen so far
   };
 
+  // The copy's token (loads, prefetches, the source read of stores), then its
+  // ack_token: the copy is in flight until both were handed back.
   void finish(std::uint32_t slot, Picos done_ps);
+  void finish_acks(std::uint32_t slot, Picos done_ps);
+  // True when the slot's copy has nothing left in flight (its slot can be reused).
+  bool drained(const Copy& c) const {
+    return c.next == c.sectors.size() && c.pending == 0 && c.unacked == 0;
+  }
   std::uint32_t acquire_slot();
 
   std::uint16_t sm_;

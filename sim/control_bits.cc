@@ -26,6 +26,7 @@ ControlEntry entry_of(const traces::sass::Instruction& in) {
     e.depbar_max = static_cast<std::uint8_t>(std::clamp<std::int64_t>(in.operands[1].imm, 0, 63));
   }
   e.async_group = in.opcode == "LDGDEPBAR";
+  e.bulk_commit = in.opcode == "UTMACMDFLUSH";
   for (std::size_t k = 0; k < in.operands.size() && k < kReuseSlots; ++k) {
     const traces::sass::Operand& o = in.operands[k];
     if (o.kind != OperandKind::kReg || o.reg >= traces::sass::kRZ) continue;

@@ -7,7 +7,7 @@
 
 #include "isa/error.h"
 #include "isa/flops.h"
-#include "sim/async_groups.h"
+#include "sim/bulk_groups.h"
 #include "sim/control_bits.h"
 #include "sim/register_file.h"
 #include "sim/sm_internal.h"
@@ -306,7 +306,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
       wait_at_cluster_barrier(slot, cycle, next_issue)) {
     return;
   }
-  if (active && si.op.control == isa::ControlKind::kMemoryBarrier && w.outstanding > 0) {
+  if (active && si.op.control == isa::ControlKind::kMemoryBarrier && !accesses_drained(w)) {
     w.state = WarpState::kWaitMemory;
     w.wait_async_only = false;
     w.min_issue_cycle = cycle + 1;
@@ -318,7 +318,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   }
   if (timing.commits_async_group(si.op)) commit_async_group(w);
   if (control == nullptr && timing.waits_for_async_copies(si.op) &&
-      !async_groups_within(w, depbar_allowed_groups(si.immediate))) {
+      !depbar_groups_within(w, depbar_allowed_groups(si.immediate))) {
     w.async_wait_groups = depbar_allowed_groups(si.immediate);
     w.state = WarpState::kWaitMemory;
     w.wait_async_only = true;

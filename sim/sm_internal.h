@@ -36,6 +36,13 @@ struct Sm::PendingAccess {
   bool tma_barrier = false;
   MbarrierKey barrier;
   std::uint64_t tma_bytes = 0;
+  // TMA stores and reductions: the token of the source read (bulk) or of the write
+  // acknowledgements (bulk_ack), the warp's bulk group, and the warp's age (an
+  // acknowledgement may arrive after the warp exited and its slot was reused).
+  bool bulk = false;
+  bool bulk_ack = false;
+  std::uint64_t bulk_group = 0;
+  std::uint64_t warp_age = 0;
   std::array<isa::RegRange, isa::kMaxDstRanges> dst{};
 };
 

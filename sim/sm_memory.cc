@@ -2,7 +2,7 @@
 // completions that make load destinations ready.
 #include <algorithm>
 
-#include "sim/async_groups.h"
+#include "sim/bulk_groups.h"
 #include "sim/control_bits.h"
 #include "sim/sm.h"
 #include "sim/sm_internal.h"
@@ -39,6 +39,8 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   p.slot = slot;
   p.tma = false;
   p.dsmem = dsmem;
+  p.bulk = false;
+  p.bulk_ack = false;
   p.async = si.op.mem == isa::MemKind::kAsyncCopy;
   const bool returns_data = si.op.mem == isa::MemKind::kLoad || si.op.mem == isa::MemKind::kAtomic;
   p.num_dst = returns_data ? si.num_dst : 0;
@@ -108,6 +110,10 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
 
 void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
   PendingAccess& p = pending_[token];
+  if (p.bulk_ack) {
+    complete_bulk_ack(token, cycle);
+    return;
+  }
   Warp& w = warps_[p.slot];
   if (p.tma) complete_tma(p, cycle);
   for (std::uint8_t d = 0; d < p.num_dst; ++d) {
@@ -128,7 +134,7 @@ void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
       advance(slot, std::max(w.min_issue_cycle, cycle));
       break;
     case WarpState::kWaitMemory:
-      if (w.wait_async_only ? async_groups_within(w, w.async_wait_groups) : w.outstanding == 0) {
+      if (w.wait_async_only ? depbar_groups_within(w, w.async_wait_groups) : accesses_drained(w)) {
         w.state = WarpState::kRunning;
         advance(slot, std::max(w.min_issue_cycle, cycle));
       }

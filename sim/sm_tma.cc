@@ -8,6 +8,7 @@
 #include <bit>
 #include <limits>
 
+#include "sim/bulk_groups.h"
 #include "sim/sm.h"
 #include "sim/sm_internal.h"
 
@@ -21,6 +22,8 @@ memsys::TmaKind tma_kind(isa::AsyncOp op) {
   switch (op) {
     case isa::AsyncOp::kTmaStore:
       return memsys::TmaKind::kStore;
+    case isa::AsyncOp::kTmaReduce:
+      return memsys::TmaKind::kReduction;
     case isa::AsyncOp::kTmaPrefetch:
       return memsys::TmaKind::kPrefetch;
     default:
@@ -30,17 +33,26 @@ memsys::TmaKind tma_kind(isa::AsyncOp op) {
 
 bool is_copy(isa::AsyncOp op) {
   return op == isa::AsyncOp::kTmaLoad || op == isa::AsyncOp::kTmaStore ||
-         op == isa::AsyncOp::kTmaPrefetch;
+         op == isa::AsyncOp::kTmaReduce || op == isa::AsyncOp::kTmaPrefetch;
+}
+
+// Stores and reductions join the warp's bulk async-group.
+bool writes_global(isa::AsyncOp op) {
+  return op == isa::AsyncOp::kTmaStore || op == isa::AsyncOp::kTmaReduce;
 }
 
 }  // namespace
 
 bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
                      std::uint64_t cycle, Picos now) {
+  Warp& w = warps_[slot];
+  if (si.op.async == isa::AsyncOp::kBulkCommit) {
+    if (wi.active_mask != 0) commit_bulk_group(w);
+    return false;
+  }
   // A line without its record (traces/kernel_trace.h) or without active threads
   // takes its unit's latency only.
   if (wi.active_mask == 0 || wi.addr_count < traces::kAsyncRecordWords) return false;
-  Warp& w = warps_[slot];
   const CtaSlot& c = ctas_[w.cta_slot];
   const std::uint64_t* record = c.trace.addresses.data() + wi.addr_begin;
   const std::uint64_t value = record[1];
@@ -68,12 +80,28 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
     p.barrier = MbarrierKey{w.cta_slot, barrier};
     if (p.tma_barrier) mbarriers_.issue_tx(p.barrier, p.tma_bytes);
     ++w.outstanding;
+    std::uint32_t ack_token = memsys::kNoAckToken;
+    if (writes_global(op)) {
+      p.bulk = true;
+      p.bulk_group = join_bulk_group(w);
+      ++w.scoreboards.bulk_issued;
+      // p is not used below: acquire_token may grow pending_.
+      ack_token = acquire_token();
+      PendingAccess& ack = pending_[ack_token];
+      ack = PendingAccess{};
+      ack.slot = slot;
+      ack.bulk_ack = true;
+      ack.bulk_group = pending_[token].bulk_group;
+      ack.warp_age = w.age;
+      ++w.bulk_unacked;
+    }
     if (tma_copies_.size() <= token) tma_copies_.resize(token + 1);
     memsys::TmaCopy& copy = tma_copies_[token];
     copy.token = token;
+    copy.ack_token = ack_token;
     copy.kind = tma_kind(op);
-    copy.bytes = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(p.tma_bytes, std::numeric_limits<std::uint32_t>::max()));
+    copy.bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        pending_[token].tma_bytes, std::numeric_limits<std::uint32_t>::max()));
     copy.transfers.assign(record + traces::kAsyncRecordWords, record + wi.addr_count);
     const std::uint64_t latency = kernel.timing->latency(si.op);
     tma_stage_.push(token, now, now + clock_.edge(latency));
@@ -115,13 +143,34 @@ bool Sm::submit_tma_copies(std::uint64_t cycle, Picos now) {
     const std::uint32_t token = tma_stage_.pop();
     progress = true;
     // A port without a TMA engine completes the copy at once.
-    if (!port_.submit_tma(tma_copies_[token], now)) complete_access(token, cycle);
+    if (!port_.submit_tma(tma_copies_[token], now)) {
+      const std::uint32_t ack_token = tma_copies_[token].ack_token;
+      complete_access(token, cycle);
+      if (ack_token != memsys::kNoAckToken) complete_access(ack_token, cycle);
+    }
   }
   return progress;
 }
 
 void Sm::complete_tma(const PendingAccess& p, std::uint64_t cycle) {
   if (p.tma_barrier) wake_mbarrier_waiters(mbarriers_.complete_tx(p.barrier, p.tma_bytes), cycle);
+  if (!p.bulk) return;
+  Warp& w = warps_[p.slot];
+  bulk_source_read(w, p.bulk_group);
+  control_bulk_read(w.scoreboards);
+}
+
+void Sm::complete_bulk_ack(std::uint32_t token, std::uint64_t cycle) {
+  const PendingAccess& p = pending_[token];
+  free_tokens_.push_back(token);
+  Warp& w = warps_[p.slot];
+  if (w.state == WarpState::kFree || w.age != p.warp_age) return;  // the warp exited
+  --w.bulk_unacked;
+  bulk_writes_acknowledged(w, p.bulk_group);
+  if (w.state == WarpState::kWaitMemory && !w.wait_async_only && accesses_drained(w)) {
+    w.state = WarpState::kRunning;
+    advance(p.slot, std::max(w.min_issue_cycle, cycle));
+  }
 }
 
 void Sm::wake_mbarrier_waiters(const std::vector<unsigned>& slots, std::uint64_t cycle) {

@@ -24,6 +24,13 @@ enum class WarpState : std::uint8_t {
   kWaitMbarrier,  // SYNCS.PHASECHK: waiting for an mbarrier phase (sim/sm_tma.cc)
 };
 
+// One bulk async-group: its copies whose shared-memory source has not been read yet,
+// and those whose writes have not been acknowledged.
+struct BulkGroup {
+  std::uint32_t unread = 0;
+  std::uint32_t unacked = 0;
+};
+
 struct Warp {
   WarpState state = WarpState::kFree;
   std::uint32_t cta_slot = 0;
@@ -50,6 +57,12 @@ struct Warp {
   std::vector<std::uint32_t> async_groups;
   std::uint64_t async_group_base = 0;
   std::uint32_t async_wait_groups = 0;  // kWaitMemory on DEPBAR: groups allowed pending
+  // Bulk async-groups of TMA stores and reductions (sim/bulk_groups.h), from the oldest
+  // group with a copy in flight (number bulk_group_base) to the open one (last); and
+  // the copies whose writes the L2 has not yet acknowledged.
+  std::vector<BulkGroup> bulk_groups;
+  std::uint64_t bulk_group_base = 0;
+  std::uint32_t bulk_unacked = 0;
   // Shared offset of the mbarrier of the warp's last arrive.expect_tx (sim/sm_tma.cc);
   // ~0: none yet.
   std::uint64_t tx_barrier = ~std::uint64_t{0};

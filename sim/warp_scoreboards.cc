@@ -11,7 +11,12 @@ constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 }  // namespace
 
 std::uint64_t control_issue(WarpScoreboards& sb, const ControlEntry& e, const ControlIssue& issue) {
-  if (e.read_sb != kNoScoreboard) {
+  if (e.read_sb != kNoScoreboard && e.bulk_commit && sb.bulk_read < sb.bulk_issued) {
+    // A memory producer: released when the group's last source has been read.
+    ++sb.pending[e.read_sb];
+    sb.bulk_groups.emplace_back(sb.bulk_issued, e.read_sb);
+    sb.short_mask &= static_cast<std::uint8_t>(~(1U << e.read_sb));
+  } else if (e.read_sb != kNoScoreboard) {
     std::uint64_t& r = sb.release[e.read_sb];
     r = std::max(r, issue.cycle + issue.read_latency);
   }
@@ -42,6 +47,14 @@ void control_complete(WarpScoreboards& sb, std::uint8_t write_sb, bool async_cop
   while (!sb.groups.empty() && sb.groups.front().first <= sb.async_done) {
     --sb.pending[sb.groups.front().second];
     sb.groups.erase(sb.groups.begin());
+  }
+}
+
+void control_bulk_read(WarpScoreboards& sb) {
+  ++sb.bulk_read;
+  while (!sb.bulk_groups.empty() && sb.bulk_groups.front().first <= sb.bulk_read) {
+    --sb.pending[sb.bulk_groups.front().second];
+    sb.bulk_groups.erase(sb.bulk_groups.begin());
   }
 }
 

@@ -25,7 +25,10 @@ struct ControlEntry {
   std::uint8_t depbar_sb = kNoScoreboard;  // DEPBAR.LE SBx, N: x
   std::uint8_t depbar_max = 0;             // and N
   bool async_group = false;  // LDGDEPBAR: its write barrier waits for the earlier LDGSTS
-  OperandSlots operands;     // registers by operand position and reuse flags
+  // UTMACMDFLUSH: its read barrier waits until the earlier TMA stores and reductions
+  // have read their shared-memory source (cp.async.bulk.wait_group.read).
+  bool bulk_commit = false;
+  OperandSlots operands;  // registers by operand position and reuse flags
 };
 
 // One warp's dependency scoreboards.
@@ -39,6 +42,12 @@ struct WarpScoreboards {
   std::uint32_t async_done = 0;
   // LDGDEPBAR groups not yet complete: (LDGSTS issued before it, its scoreboard).
   std::vector<std::pair<std::uint32_t, std::uint8_t>> groups;
+  // TMA stores and reductions issued and with their source read (counted in both
+  // modes), and the UTMACMDFLUSH groups not yet read: (stores issued before it, its
+  // read barrier).
+  std::uint32_t bulk_issued = 0;
+  std::uint32_t bulk_read = 0;
+  std::vector<std::pair<std::uint32_t, std::uint8_t>> bulk_groups;
 };
 
 // What an issued instruction does to the scoreboards.
@@ -54,6 +63,8 @@ struct ControlIssue {
 std::uint64_t control_issue(WarpScoreboards& sb, const ControlEntry& e, const ControlIssue& issue);
 // A memory access of the warp completed; `write_sb` is its instruction's write barrier.
 void control_complete(WarpScoreboards& sb, std::uint8_t write_sb, bool async_copy);
+// A TMA store or reduction of the warp has read its source from shared memory.
+void control_bulk_read(WarpScoreboards& sb);
 
 // When the instruction `e` may issue at the earliest, given `earliest` from the stall
 // count (kNeverCycle while a scoreboard waits for memory), and the state the warp is

@@ -162,8 +162,9 @@ void AccelsimKernelTrace::keep_async_record(isa::AsyncOp op, std::size_t begin,
                                             std::vector<std::uint64_t>& addresses) const {
   const InstructionLine& line = scratch_;
   std::array<std::uint64_t, kAsyncRecordWords> record{kNoTraceValue, kNoTraceValue};
+  if (op == isa::AsyncOp::kBulkCommit) return;  // nothing to record
   const bool copy = op == isa::AsyncOp::kTmaLoad || op == isa::AsyncOp::kTmaStore ||
-                    op == isa::AsyncOp::kTmaPrefetch;
+                    op == isa::AsyncOp::kTmaReduce || op == isa::AsyncOp::kTmaPrefetch;
   if (copy) {
     if (line.tma) {
       record = {line.tma_mbarrier, line.tma_bytes};

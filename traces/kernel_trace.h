@@ -82,7 +82,8 @@ struct WarpTrace {
 // addresses. The value of a copy is its byte count; of a SYNCS line the value of its
 // data register, which tracer-version-5 lines record as a negative immediate
 // -(1 + value): expect-tx bytes (ARRIVE.TRANS64), phase parity (PHASECHK), arrival
-// count (EXCH, the init). docs/MODEL.md has the whole convention.
+// count (EXCH, the init). UTMACMDFLUSH keeps no record. docs/MODEL.md has the whole
+// convention.
 inline constexpr std::uint64_t kNoTraceValue = ~std::uint64_t{0};
 inline constexpr std::uint32_t kAsyncRecordWords = 2;
 

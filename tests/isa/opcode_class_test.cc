@@ -156,5 +156,18 @@ TEST(OpcodeClass, AccessBytesFromModifiers) {
   EXPECT_EQ(decode("MEMBAR.SC.GPU").access_bytes, 0);
 }
 
+TEST(OpcodeClass, HopperAsyncOperations) {
+  auto async = [](std::string_view opcode) { return decode(opcode, Arch::kSm90).async; };
+  EXPECT_EQ(async("UTMALDG.2D"), AsyncOp::kTmaLoad);
+  EXPECT_EQ(async("UBLKCP.S.G"), AsyncOp::kTmaLoad);
+  EXPECT_EQ(async("UTMASTG.2D"), AsyncOp::kTmaStore);
+  EXPECT_EQ(async("UBLKCP.G.S"), AsyncOp::kTmaStore);
+  EXPECT_EQ(async("UTMAREDG.2D.ADD"), AsyncOp::kTmaReduce);
+  EXPECT_EQ(async("UBLKRED.G.S.MIN.S32"), AsyncOp::kTmaReduce);
+  EXPECT_EQ(async("UTMACMDFLUSH"), AsyncOp::kBulkCommit);
+  EXPECT_EQ(async("UTMAPF.L2.3D"), AsyncOp::kTmaPrefetch);
+  EXPECT_EQ(async("DEPBAR.LE"), AsyncOp::kNone);
+}
+
 }  // namespace
 }  // namespace sassim::isa

@@ -83,8 +83,8 @@ class MockSm final : public ClockedUnit {
     ScriptedAccess& s = script_.emplace_back();
     s.at_ps = at_ps;
     s.access.token = copy.token;
+    expected_ += copy.ack_token == kNoAckToken ? 1 : 2;  // the source read, the acks
     s.tma = std::move(copy);
-    ++expected_;
   }
   void load(Picos at_ps, std::uint32_t token, std::vector<std::uint64_t> addresses,
             std::uint8_t bytes = 4) {

@@ -1,6 +1,6 @@
 // Exact-cycle tests of the TMA / bulk-copy engine with mock neighbours: an L2 that
-// answers every read a fixed number of cycles after it was sent, and a shared-memory
-// data path with a configurable byte credit.
+// answers every read (and acknowledges every write that asks) a fixed number of cycles
+// after it was sent, and a shared-memory data path with a configurable byte credit.
 #include "memsys/tma_engine.h"
 
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@ struct MockNeighbours final : TmaNeighbours {
   bool send(const MemRequest& r, Picos now) override {
     if (now / kCycle == refuse_at_cycle) return false;
     sent.emplace_back(now, r);
-    if (r.kind == ReqKind::kRead) {
+    if (r.kind == ReqKind::kRead || r.acknowledge) {
       responses.emplace(now + l2_cycles * kCycle,
                         MemResponse{r.line, r.sector_mask, r.tag, r.sm, r.kind});
     }
@@ -126,6 +126,57 @@ TEST(TmaEngine, StoreCompletesWhenItsLastWriteIsSent) {
   EXPECT_EQ(mock.sent.back().second.full_mask, mock.sent.back().second.sector_mask);
   EXPECT_EQ(mock.done.at(4), (setup + (bytes / kSector - 1)) * kCycle);
   EXPECT_EQ(engine.stats().write_sectors, bytes / kSector);
+}
+
+TEST(TmaEngine, AckTokenCompletesWhenTheLastWriteIsAcknowledged) {
+  const std::uint32_t setup = 8, rate = 32, bytes = 512;
+  MockNeighbours mock;
+  TmaEngine engine(0, tma_config(setup, rate), kLine, kSector, Clock{kCycle}, mock);
+  TmaCopy c = copy(4, TmaKind::kStore, bytes, {0x4000});
+  c.ack_token = 5;
+  engine.submit(c, 0);
+  run(engine, mock);
+  ASSERT_EQ(mock.sent.size(), bytes / kSector);
+  for (const auto& [at, request] : mock.sent) EXPECT_TRUE(request.acknowledge);
+  const Picos last_sent = (setup + (bytes / kSector - 1)) * kCycle;
+  EXPECT_EQ(mock.done.at(4), last_sent);  // the source has been read
+  EXPECT_EQ(mock.done.at(5), last_sent + mock.l2_cycles * kCycle);
+  EXPECT_FALSE(engine.busy());
+}
+
+TEST(TmaEngine, ReductionSendsReductionRequestsAndIsAcknowledgedLikeAStore) {
+  const std::uint32_t setup = 2, rate = 64, bytes = 256;
+  MockNeighbours mock;
+  mock.l2_cycles = 30;
+  TmaEngine engine(0, tma_config(setup, rate), kLine, kSector, Clock{kCycle}, mock);
+  TmaCopy c = copy(1, TmaKind::kReduction, bytes, {0x8000});
+  c.ack_token = 2;
+  engine.submit(c, 0);
+  run(engine, mock);
+  ASSERT_EQ(mock.sent.size(), bytes / kSector);
+  for (const auto& [at, request] : mock.sent) {
+    EXPECT_EQ(request.kind, ReqKind::kReduction);
+    EXPECT_EQ(request.full_mask, 0u);
+  }
+  // Request i leaves floor(i x 32 / 64) cycles after the first.
+  const Picos last_sent = (setup + (bytes / kSector - 1) * kSector / rate) * kCycle;
+  EXPECT_EQ(mock.sent.back().first, last_sent);
+  EXPECT_EQ(mock.done.at(1), last_sent);
+  EXPECT_EQ(mock.done.at(2), last_sent + 30 * kCycle);
+  EXPECT_EQ(engine.stats().reduction_sectors, bytes / kSector);
+  EXPECT_EQ(engine.stats().write_sectors, 0u);
+}
+
+TEST(TmaEngine, EmptyStoreCompletesBothTokensAfterSetup) {
+  MockNeighbours mock;
+  TmaEngine engine(0, tma_config(5, 32), kLine, kSector, Clock{kCycle}, mock);
+  TmaCopy c = copy(7, TmaKind::kStore, 0, {0x4000});
+  c.ack_token = 8;
+  engine.submit(c, 0);
+  run(engine, mock);
+  EXPECT_EQ(mock.done.at(7), 5 * kCycle);
+  EXPECT_EQ(mock.done.at(8), 5 * kCycle);
+  EXPECT_FALSE(engine.busy());
 }
 
 TEST(TmaEngine, PrefetchCompletesAtItsLastRequestAndDropsResponses) {

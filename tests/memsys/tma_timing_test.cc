@@ -11,6 +11,7 @@ namespace {
 
 using testing::Rig;
 using testing::small_config;
+using testing::strided;
 
 constexpr Picos kCycle = 1000;  // small_config(): every clock at 1 GHz
 
@@ -44,6 +45,76 @@ TEST(TmaTiming, StoreCompletesWhenItsLastWriteLeaves) {
   EXPECT_EQ(rig.sm(0).latency(2), (6 + (256 / 32 - 1) * 32 / 64) * kCycle);
   rig.drain();
   EXPECT_EQ(rig.stats().sum("gpu.l2.slice[", "sector_accesses"), 256 / 32);
+}
+
+// A copy whose writes the L2 acknowledges (the SM's bulk async-groups wait for them).
+TmaCopy acknowledged(std::uint32_t token, TmaKind kind, std::uint32_t bytes, std::uint64_t at) {
+  TmaCopy copy{token, kind, bytes, {at}};
+  copy.ack_token = token + 1;
+  return copy;
+}
+
+TEST(TmaTiming, StoreIsAcknowledgedAfterTheL2RoundTripOfItsLastWrite) {
+  config::GpuConfig c = small_config();
+  // One 40-byte write packet (header + sector) per cycle fits the 64-byte crossbar port.
+  const std::uint32_t setup = 6, rate = 32, bytes = 256;
+  c.mutable_tma()->set_setup_latency_cycles(setup);
+  c.mutable_tma()->set_bytes_per_cycle(rate);
+  Rig rig(c);
+  rig.sm(0).tma(0, acknowledged(2, TmaKind::kStore, bytes, 0x20000));
+  rig.run();
+  const std::uint64_t last_request = setup + (bytes / 32 - 1) * 32 / rate;
+  EXPECT_EQ(rig.sm(0).latency(2), last_request * kCycle);
+  // The acknowledgement (a header) takes the path of a load's data: a cycle to the
+  // crossbar, 2 x 10 crossbar, 30 L2 (the write is looked up, not fetched).
+  const auto& noc = c.interconnect();
+  EXPECT_EQ(rig.sm(0).completed_at(3) - rig.sm(0).submitted_at(2),
+            (last_request + 1 + 2 * noc.latency_cycles() + c.l2().hit_latency_cycles()) * kCycle);
+  EXPECT_EQ(rig.stats().sum("gpu.noc.", "response_packets"), bytes / 32);
+}
+
+TEST(TmaTiming, ReductionOfL2ResidentDataIsExecutedAtTheSliceAndAcknowledged) {
+  config::GpuConfig c = small_config();
+  const std::uint32_t setup = 10, rate = 32, bytes = 256;
+  c.mutable_tma()->set_setup_latency_cycles(setup);
+  c.mutable_tma()->set_bytes_per_cycle(rate);
+  Rig rig(c);
+  rig.memory->memcpy_to_device(0x10000, bytes);
+  rig.sm(0).tma(0, acknowledged(4, TmaKind::kReduction, bytes, 0x10000));
+  rig.run();
+  const std::uint64_t last_request = setup + (bytes / 32 - 1) * 32 / rate;
+  EXPECT_EQ(rig.sm(0).latency(4), last_request * kCycle);
+  const auto& noc = c.interconnect();
+  EXPECT_EQ(rig.sm(0).completed_at(5) - rig.sm(0).submitted_at(4),
+            (last_request + 1 + 2 * noc.latency_cycles() + c.l2().hit_latency_cycles()) * kCycle);
+  rig.drain();
+  const auto stats = rig.stats();
+  EXPECT_EQ(stats.sum("gpu.l2.slice[", "atomics"), bytes / 32);  // one request per sector
+  EXPECT_EQ(stats.sum("gpu.l2.slice[", "sector_hits"), bytes / 32);
+}
+
+TEST(TmaTiming, ReductionCostsTheL2WhatTheEquivalentRedStreamCosts) {
+  // 256 bytes not resident in the L2: as a TMA reduction (8 sector requests) and as two
+  // warp REDs of 32 x 4 bytes (one request per line). The slices read the same sectors
+  // from DRAM and execute the same read-modify-writes.
+  const std::uint32_t bytes = 256;
+  Rig tma(small_config());
+  tma.sm(0).tma(0, acknowledged(1, TmaKind::kReduction, bytes, 0x40000));
+  tma.run();
+  tma.drain();
+  Rig red(small_config());
+  red.sm(0).schedule(0, 1, isa::MemSpace::kGlobal, isa::MemKind::kReduction, strided(0x40000, 4));
+  red.sm(0).schedule(0, 2, isa::MemSpace::kGlobal, isa::MemKind::kReduction, strided(0x40080, 4));
+  red.run();
+  red.drain();
+  const auto a = tma.stats();
+  const auto b = red.stats();
+  for (const char* stat : {"sector_accesses", "sector_hits", "sector_misses"}) {
+    EXPECT_EQ(a.sum("gpu.l2.slice[", stat), b.sum("gpu.l2.slice[", stat)) << stat;
+  }
+  EXPECT_EQ(a.sum("gpu.l2.slice[", "sector_misses"), bytes / 32);
+  EXPECT_EQ(a.sum("gpu.dram.channel[", "read_bytes"), bytes);
+  EXPECT_EQ(b.sum("gpu.dram.channel[", "read_bytes"), bytes);
 }
 
 TEST(TmaTiming, H100SingleSectorLoadNearAndFar) {

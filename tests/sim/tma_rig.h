@@ -1,8 +1,9 @@
 #pragma once
 // Runs one Hopper CTA written as tracer-version-5 text on one SM whose memory port
 // is a mock: a real TmaEngine whose L2 answers every read `l2_cycles` after it was
-// sent, an unlimited shared-memory data path, and other accesses completing after a
-// fixed latency. Records every issue.
+// sent and acknowledges every write or reduction that asks for it `ack_cycles` after
+// it was sent, an unlimited shared-memory data path, and other accesses completing
+// after a fixed latency. Records every issue.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -14,6 +15,7 @@
 
 #include "memsys/engine.h"
 #include "memsys/tma_engine.h"
+#include "sim/control_bits.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"
 #include "sim_fixtures.h"
@@ -27,8 +29,12 @@ class TmaMockPort final : public memsys::SmMemoryPort,
                           public ClockedUnit,
                           public memsys::TmaNeighbours {
  public:
-  TmaMockPort(const config::TmaConfig& tma, std::uint64_t l2_cycles, Clock clock)
-      : clock_(clock), l2_cycles_(l2_cycles), engine_(0, tma, 128, 32, clock, *this) {}
+  TmaMockPort(const config::TmaConfig& tma, std::uint64_t l2_cycles, std::uint64_t ack_cycles,
+              Clock clock)
+      : clock_(clock),
+        l2_cycles_(l2_cycles),
+        ack_cycles_(ack_cycles),
+        engine_(0, tma, 128, 32, clock, *this) {}
 
   // SmMemoryPort: plain accesses complete l2_cycles after submission.
   bool can_accept(Picos /*now*/) const override { return true; }
@@ -56,8 +62,8 @@ class TmaMockPort final : public memsys::SmMemoryPort,
   // TmaNeighbours.
   bool send(const memsys::MemRequest& r, Picos now) override {
     sent.emplace_back(now / clock_.period_ps, r);
-    if (r.kind == memsys::ReqKind::kRead) {
-      responses_.emplace(now + clock_.edge(l2_cycles_),
+    if (r.kind == memsys::ReqKind::kRead || r.acknowledge) {
+      responses_.emplace(now + clock_.edge(r.acknowledge ? ack_cycles_ : l2_cycles_),
                          memsys::MemResponse{r.line, r.sector_mask, r.tag, r.sm, r.kind});
     }
     return true;
@@ -93,6 +99,7 @@ class TmaMockPort final : public memsys::SmMemoryPort,
  private:
   Clock clock_;
   std::uint64_t l2_cycles_;
+  std::uint64_t ack_cycles_;
   memsys::TmaEngine engine_;
   std::multimap<Picos, memsys::MemResponse> responses_;
   std::multimap<Picos, std::uint32_t> completions_;
@@ -112,7 +119,8 @@ class TmaRig : public ::testing::Test {
     config_.mutable_tma()->set_bytes_per_cycle(128);
   }
 
-  // Runs one CTA of `warps` (warp_text() parts) until it retires.
+  // Runs one CTA of `warps` (warp_text() parts) until it retires and the port is idle;
+  // write acknowledgements take ack_cycles_ (0: l2_cycles).
   void run(const std::vector<std::string>& warps, std::uint64_t l2_cycles = 200) {
     const auto threads = static_cast<std::uint32_t>(32 * warps.size());
     std::string text = traces::trace_text::header({.name = "k",
@@ -136,8 +144,15 @@ class TmaRig : public ::testing::Test {
     context_.statics = &kernel_->statics();
     context_.timing = timing_.get();
     context_.cta = {threads, static_cast<std::uint32_t>(warps.size()), 0, 1024};
+    if (!listings_.empty()) {  // control-bit mode: the listing's function "k"
+      control_ = make_control_bits(listings_, info);
+      ASSERT_NE(control_, nullptr);
+      control_->extend(*kernel_);
+      context_.control = control_.get();
+    }
     context_.shared_window_size = 1 << 24;
-    port_ = std::make_unique<TmaMockPort>(config_.tma(), l2_cycles, Clock{kCycle});
+    port_ = std::make_unique<TmaMockPort>(
+        config_.tma(), l2_cycles, ack_cycles_ != 0 ? ack_cycles_ : l2_cycles, Clock{kCycle});
     sm_ = std::make_unique<Sm>(0, config_, *port_, Clock{kCycle});
     sm_->set_issue_observer(&recorder_);
     sm_->set_warp_state_accounting(WarpStateAccounting::kChecked);  // throws on a stale state
@@ -156,10 +171,13 @@ class TmaRig : public ::testing::Test {
   config::GpuConfig config_;
   std::unique_ptr<traces::KernelTrace> kernel_;
   std::unique_ptr<ExecTiming> timing_;
+  std::vector<traces::sass::Listing> listings_;  // non-empty: control-bit mode
+  std::unique_ptr<ControlBitsTable> control_;
   KernelContext context_;
   std::unique_ptr<TmaMockPort> port_;
   std::unique_ptr<Sm> sm_;
   IssueRecorder recorder_;
+  std::uint64_t ack_cycles_ = 0;
   std::uint64_t end_cycle_ = 0;
 };
 

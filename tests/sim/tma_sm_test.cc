@@ -119,10 +119,12 @@ TEST_F(SmTma, StoreHoldsTheIssuingWarpUntilItsLastRequestLeaves) {
   ASSERT_EQ(port_->sent.size(), 8u);
   EXPECT_EQ(port_->sent[0].second.kind, memsys::ReqKind::kWrite);
   const std::uint64_t issue = recorder_.cycle_of(0x0, 0);
-  // Last of 8 requests 7 x 32 / 128 = 1 cycle after the first; the copy completes
-  // and the warp (its EXIT long issued) finishes in that cycle.
+  // Last of 8 requests 7 x 32 / 128 = 1 cycle after the first; the copy has read its
+  // source and the warp (its EXIT long issued) finishes in that cycle. The port is
+  // busy until the L2 acknowledged the last write, 200 cycles later.
   EXPECT_EQ(port_->sent.back().first, issue + 4 + 66 + 1);
-  EXPECT_EQ(end_cycle_, issue + 4 + 66 + 1);
+  EXPECT_EQ(cycles_in(WarpCycleState::kDrain), issue + 4 + 66 + 1 - recorder_.cycle_of(0x10) - 1);
+  EXPECT_EQ(end_cycle_, issue + 4 + 66 + 1 + 200);
 }
 
 TEST_F(SmTma, TwoStagePipelineAlternatesPhaseParity) {

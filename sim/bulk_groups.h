@@ -1,0 +1,72 @@
+#pragma once
+// The bulk async-groups of one warp (Hopper TMA stores and reductions: UTMASTG,
+// UBLKCP.G.S, UTMAREDG, UBLKRED; PTX cp.async.bulk.commit_group and
+// cp.async.bulk.wait_group[.read]). A store joins the warp's open group when it
+// issues; UTMACMDFLUSH commits the open group and opens the next; DEPBAR.LE SB0, N
+// lets the warp go on once every committed group but the newest N has had its
+// shared-memory source read (the `.read` form: the TMA engine sent its last request).
+// The plain form is DEPBAR.LE followed by CCTL.IVALL, which (as MEMBAR) waits for the
+// warp's accesses, here including the writes of its stores until the L2 acknowledged
+// them (docs/MODEL.md has the sources).
+#include <cstdint>
+
+#include "sim/async_groups.h"
+#include "sim/warp.h"
+
+namespace sassim::sim {
+
+// Drops complete groups from the front (never the open one).
+inline void drop_complete_bulk_groups(Warp& w) {
+  while (w.bulk_groups.size() > 1 && w.bulk_groups.front().unread == 0 &&
+         w.bulk_groups.front().unacked == 0) {
+    w.bulk_groups.erase(w.bulk_groups.begin());
+    ++w.bulk_group_base;
+  }
+}
+
+// Adds a store to the open group; returns the group's number.
+inline std::uint64_t join_bulk_group(Warp& w) {
+  if (w.bulk_groups.empty()) w.bulk_groups.emplace_back();
+  ++w.bulk_groups.back().unread;
+  ++w.bulk_groups.back().unacked;
+  return w.bulk_group_base + w.bulk_groups.size() - 1;
+}
+
+// UTMACMDFLUSH: the open group becomes committed (even when empty) and a new one opens.
+inline void commit_bulk_group(Warp& w) {
+  if (w.bulk_groups.empty()) w.bulk_groups.emplace_back();
+  w.bulk_groups.emplace_back();
+  drop_complete_bulk_groups(w);
+}
+
+// A store of group `group` has had its source read / its writes acknowledged.
+inline void bulk_source_read(Warp& w, std::uint64_t group) {
+  --w.bulk_groups[group - w.bulk_group_base].unread;
+  drop_complete_bulk_groups(w);
+}
+inline void bulk_writes_acknowledged(Warp& w, std::uint64_t group) {
+  --w.bulk_groups[group - w.bulk_group_base].unacked;
+  drop_complete_bulk_groups(w);
+}
+
+// True when every committed group but the newest `allowed` has had its sources read.
+inline bool bulk_reads_within(const Warp& w, std::uint32_t allowed) {
+  if (w.bulk_groups.size() <= 1) return true;
+  const std::size_t committed = w.bulk_groups.size() - 1;
+  for (std::size_t i = 0; i < committed; ++i) {
+    if (w.bulk_groups[i].unread > 0) return committed - i <= allowed;
+  }
+  return true;
+}
+
+// DEPBAR.LE SB0, N in register-scoreboard mode: the LDGSTS groups and the bulk groups.
+inline bool depbar_groups_within(const Warp& w, std::uint32_t allowed) {
+  return async_groups_within(w, allowed) && bulk_reads_within(w, allowed);
+}
+
+// MEMBAR (and CCTL): nothing of the warp in flight, acknowledgements included.
+inline bool accesses_drained(const Warp& w) {
+  return w.outstanding == 0 && w.bulk_unacked == 0;
+}
+
+}  // namespace sassim::sim
