@@ -182,6 +182,13 @@ std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_mo
                  row->mem == MemKind::kLoad &&
                  ((text->has("STRONG") && (text->has("GPU") || text->has("SYS"))) ||
                   text->has("CG") || text->has("CV"));
+  if ((row->space == MemSpace::kGlobal || row->space == MemSpace::kGeneric) &&
+      row->mem == MemKind::kLoad && !op.l1_bypass) {
+    if (text->has("EF")) op.l1_policy = L1Policy::kEvictFirst;
+    if (text->has("EL")) op.l1_policy = L1Policy::kEvictLast;
+    if (text->has("LU")) op.l1_policy = L1Policy::kLastUse;
+    if (text->has("NA")) op.l1_policy = L1Policy::kNoAllocate;
+  }
   const FlopInfo flops = flops_of(*text);
   op.flop_kind = static_cast<std::uint8_t>(flops.kind);
   op.flops_per_thread = flops.per_thread;

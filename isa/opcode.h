@@ -100,6 +100,13 @@ enum class AsyncOp : std::uint8_t {
   kMbarWait,      // SYNCS.PHASECHK (try_wait / test_wait)
 };
 
+// Where a global load that the L1 caches puts its line in the L1's replacement order,
+// from its cache operator: .EF (ld.global.cs, L1::evict_first) is the next victim of its
+// set, .EL (L1::evict_last) is evicted only when every way of the set is .EL, .LU
+// (ld.global.lu, last use) reads a hit and drops it and does not allocate on a miss, .NA
+// (L1::no_allocate) hits but does not allocate.
+enum class L1Policy : std::uint8_t { kNormal, kEvictFirst, kEvictLast, kLastUse, kNoAllocate };
+
 // One opcode of an instruction stream, decoded once from its text ("LDG.E.128.SYS").
 struct DecodedOpcode {
   std::uint16_t id = 0;  // index of the base mnemonic in its architecture's table
@@ -113,6 +120,7 @@ struct DecodedOpcode {
   // coherent scopes .STRONG.GPU / .STRONG.SYS (ld.cg, ld.cv, ld.relaxed.gpu, volatile)
   // and the older .CG / .CV modifiers; .STRONG.SM / .STRONG.CTA (ld.ca) stay in the L1.
   bool l1_bypass = false;
+  L1Policy l1_policy = L1Policy::kNormal;
   std::uint8_t flop_kind = 0;          // isa::FlopKind (isa/flops.h) of its floating-point work
   std::uint16_t flops_per_thread = 0;  // floating-point operations per active thread
   MatrixShape matrix;                  // shape and types of matrix instructions

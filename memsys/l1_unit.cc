@@ -95,6 +95,7 @@ void L1Unit::submit(const WarpMemAccess& access, Picos now) {
   // Local memory is always cached in L1; global data only where the GPU caches it there.
   slot.cacheable =
       (cache_global_loads_ && !access.l1_bypass) || access.space == isa::MemSpace::kLocal;
+  slot.policy = access.space == isa::MemSpace::kLocal ? isa::L1Policy::kNormal : access.l1_policy;
   if (access.space == isa::MemSpace::kShared) {
     slot.path = Path::kShared;
   } else if (access.kind == isa::MemKind::kStore || access.kind == isa::MemKind::kReduction) {
@@ -318,7 +319,7 @@ L1Unit::Block L1Unit::issue_load_line(std::uint32_t index, const LineAccess& lin
   stats_.sector_accesses += count(line.sector_mask);
   stats_.sector_hits += count(hit);
   stats_.sector_misses += count(miss);
-  if (cached != nullptr) cache_.touch(*cached);
+  if (cached != nullptr) apply_hit_policy(*cached, slot.policy, hit);
   if (hit != 0) {
     const std::uint64_t extra =
         data_path_.consume(static_cast<std::int64_t>(count(hit) * geometry_.sector_bytes));
@@ -328,8 +329,10 @@ L1Unit::Block L1Unit::issue_load_line(std::uint32_t index, const LineAccess& lin
     if (entry == MshrTable<Waiter>::kNone) {
       entry = mshrs_.allocate(line.line, now);
       mshrs_[entry].fill_allocates = false;
+      mshrs_[entry].fill_evict_first = true;
+      mshrs_[entry].fill_evict_last = false;
     }
-    mshrs_[entry].fill_allocates |= slot.cacheable;
+    note_fill_policy(mshrs_[entry], slot.cacheable, slot.policy);
     mshrs_[entry].waiters.push_back(Waiter{index, miss});
     slot.pending += count(miss);
     if (send != 0) {
@@ -373,7 +376,11 @@ void L1Unit::take_response(const MemResponse& response, Picos data_ready) {
   }
   if (cache_.enabled() && mshrs_[response.tag].fill_allocates) {
     SectorCache::Line* cached = cache_.find(response.line);
-    if (cached == nullptr) cached = &cache_.allocate(response.line, nullptr);
+    if (cached == nullptr) {
+      cached = &cache_.allocate(response.line, nullptr);
+      if (mshrs_[response.tag].fill_evict_first) SectorCache::demote(*cached);
+    }
+    if (mshrs_[response.tag].fill_evict_last) cached->evict_last = true;
     cached->valid |= response.sector_mask;
   }
   auto& entry = mshrs_[response.tag];

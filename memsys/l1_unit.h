@@ -112,6 +112,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
     ReqKind store_kind = ReqKind::kWrite;
     bool async_copy = false;
     bool cacheable = true;  // false: a global load while l1.cache_global_loads is off
+    isa::L1Policy policy = isa::L1Policy::kNormal;  // cache operator's replacement priority
     std::uint8_t bytes_per_thread = 4;
     std::uint32_t active_mask = 0;
     std::vector<std::uint64_t> addresses;
@@ -140,6 +141,12 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   void start(Slot& slot);
   Block advance(std::uint32_t index, Picos now, std::uint32_t& lookups);
   Block issue_load_line(std::uint32_t index, const LineAccess& line, Picos now);
+  // A load's cache operator on a line it finds (hit or partial): LRU update, demotion
+  // (evict-first, last use; last use also drops the sectors it read) or protection.
+  void apply_hit_policy(SectorCache::Line& line, isa::L1Policy policy, std::uint32_t hit);
+  // A load missing in `entry`: whether and with which priority the fill is installed.
+  static void note_fill_policy(MshrTable<Waiter>::Entry& entry, bool cacheable,
+                               isa::L1Policy policy);
   Block issue_store_line(std::uint32_t index, const LineAccess& line, Picos now);
   Block issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now);
   void take_response(const MemResponse& response, Picos data_ready);

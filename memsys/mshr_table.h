@@ -19,6 +19,10 @@ class MshrTable {
     std::uint32_t active_slot = 0;  // position in active()
     bool in_use = false;
     bool fill_allocates = true;  // the returning line is installed in the cache
+    // Replacement priority of the installed line: the first of the allocating loads'
+    // priorities that keeps it longest (normal over evict-first; evict-last over both).
+    bool fill_evict_first = false;
+    bool fill_evict_last = false;
     std::vector<Waiter> waiters;
   };
   static constexpr std::uint32_t kNone = ~0u;

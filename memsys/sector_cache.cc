@@ -55,12 +55,20 @@ const SectorCache::Line* SectorCache::find(std::uint64_t line) const {
 }
 
 std::size_t SectorCache::victim_index(std::uint64_t set) const {
+  // The first empty way; else the least recently used line that is not evict-last (the
+  // first of equals); else the least recently used evict-last line.
   const std::size_t base = set * ways_;
   std::size_t best = base;
+  bool best_protected = lines_[base].evict_last;
   for (std::size_t w = 0; w < active_ways_; ++w) {
     const Line& l = lines_[base + w];
     if (!l.present) return base + w;
-    if (l.last_use < lines_[best].last_use) best = base + w;
+    const Line& b = lines_[best];
+    if ((best_protected && !l.evict_last) ||
+        (l.evict_last == best_protected && l.last_use < b.last_use)) {
+      best = base + w;
+      best_protected = l.evict_last;
+    }
   }
   return best;
 }
@@ -76,7 +84,7 @@ SectorCache::Line& SectorCache::allocate(std::uint64_t line, Victim* evicted) {
   const std::size_t index = victim_index(set_of(line));
   Line& l = lines_[index];
   if (evicted != nullptr) *evicted = l.present ? Victim{true, l.line, l.dirty} : Victim{};
-  l = Line{line, ++use_clock_, 0, 0, true};
+  l = Line{line, ++use_clock_, 0, 0, true, false};
   tags_[index] = line + 1;
   return l;
 }

@@ -17,6 +17,7 @@ class SectorCache {
     std::uint32_t valid = 0;
     std::uint32_t dirty = 0;
     bool present = false;
+    bool evict_last = false;  // a victim only when every way of its set is evict-last
   };
   // What allocate() throws out.
   struct Victim {
@@ -46,6 +47,8 @@ class SectorCache {
   const Line* find(std::uint64_t line) const;
   // Marks a line most recently used.
   void touch(Line& line) { line.last_use = ++use_clock_; }
+  // Makes a line the next victim of its set (evict-first): the least recently used.
+  static void demote(Line& line) { line.last_use = 0; }
   // The line allocate(line) would evict (an absent victim when a way is free).
   Victim victim_for(std::uint64_t line) const;
   // Allocates an absent line (evicting the LRU way), marks it most recently used and

@@ -18,8 +18,9 @@ struct WarpMemAccess {
   isa::MemKind kind = isa::MemKind::kLoad;
   std::uint8_t bytes_per_thread = 4;
   std::uint32_t active_mask = 0;
-  bool l1_bypass = false;                    // cache operator: neither hits nor allocates in the L1
-  std::span<const std::uint64_t> addresses;  // one per active thread, lane order
+  bool l1_bypass = false;  // cache operator: neither hits nor allocates in the L1
+  isa::L1Policy l1_policy = isa::L1Policy::kNormal;  // cache operator: replacement priority
+  std::span<const std::uint64_t> addresses;          // one per active thread, lane order
 };
 
 // kReduction: a store whose sectors the L2 combines with what it holds (UTMAREDG,

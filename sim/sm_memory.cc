@@ -69,6 +69,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   if (access.bytes_per_thread == 0) access.bytes_per_thread = 4;
   access.active_mask = wi.active_mask;
   access.l1_bypass = si.op.l1_bypass;
+  access.l1_policy = si.op.l1_policy;
   access.addresses = std::span<const std::uint64_t>(addrs, wi.addr_count);
   address_stage_.push(access, now, now + clock_.edge(latency_cycles));
 }

@@ -138,6 +138,20 @@ TEST(OpcodeClass, CacheOperatorsThatBypassTheL1) {
   EXPECT_FALSE(decode("ATOMG.E.ADD.STRONG.GPU").l1_bypass);
 }
 
+TEST(OpcodeClass, CacheOperatorsThatSetTheL1ReplacementPriority) {
+  EXPECT_EQ(decode("LDG.E.EF.128").l1_policy, L1Policy::kEvictFirst);  // ld.cs
+  EXPECT_EQ(decode("LDG.E.EL").l1_policy, L1Policy::kEvictLast);
+  EXPECT_EQ(decode("LDG.E.LU.64").l1_policy, L1Policy::kLastUse);  // ld.lu
+  EXPECT_EQ(decode("LDG.E.NA").l1_policy, L1Policy::kNoAllocate);
+  EXPECT_EQ(decode("LD.E.EF").l1_policy, L1Policy::kEvictFirst);  // generic
+  EXPECT_EQ(decode("LDG.E.128").l1_policy, L1Policy::kNormal);
+  EXPECT_EQ(decode("LDG.E.CONSTANT").l1_policy, L1Policy::kNormal);
+  // L2 hints (EFL2, ELL2) are other modifiers; stores and L1-bypassing loads keep none.
+  EXPECT_EQ(decode("LDG.E.EFL2.128").l1_policy, L1Policy::kNormal);
+  EXPECT_EQ(decode("STG.E.EF.128").l1_policy, L1Policy::kNormal);
+  EXPECT_EQ(decode("LDG.E.STRONG.GPU").l1_policy, L1Policy::kNormal);
+}
+
 TEST(OpcodeClass, AccessBytesFromModifiers) {
   EXPECT_EQ(decode("LDG.E.U8.SYS").access_bytes, 1);
   EXPECT_EQ(decode("LDG.E.S8").access_bytes, 1);

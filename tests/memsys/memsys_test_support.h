@@ -96,6 +96,11 @@ class MockSm final : public ClockedUnit {
     load(at_ps, token, std::move(addresses));
     script_.back().access.l1_bypass = true;
   }
+  void load_with_policy(Picos at_ps, std::uint32_t token, std::vector<std::uint64_t> addresses,
+                        isa::L1Policy policy) {
+    load(at_ps, token, std::move(addresses));
+    script_.back().access.l1_policy = policy;
+  }
 
   bool done() const { return next_ == script_.size() && completed_.size() == expected_; }
   Picos submitted_at(std::uint32_t token) const { return submitted_.at(token); }
