@@ -4,8 +4,9 @@
 
 namespace sassim::sim {
 
-void ClusterBarrier::join(ClusterBarrierMember& sm, std::uint32_t cta_slot, std::uint32_t warps) {
-  members_.push_back({&sm, cta_slot});
+void ClusterBarrier::join(ClusterBarrierMember& sm, std::uint32_t cta_slot, std::uint32_t warps,
+                          std::uint32_t rank) {
+  members_.push_back({&sm, cta_slot, rank});
   expected_ += warps;
 }
 

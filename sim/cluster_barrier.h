@@ -20,6 +20,13 @@ class ClusterBarrierMember {
   // resume at `resume_cycle` (> cycle).
   virtual void cluster_barrier_completed(std::uint32_t cta_slot, std::uint64_t cycle,
                                          std::uint64_t resume_cycle) = 0;
+  // A TMA multicast load of another CTA of the cluster (sim/sm_multicast.cc) will write
+  // `bytes` into the shared memory of the CTA in `cta_slot`, completing on its mbarrier
+  // at shared offset `barrier`: issued now; its data is written at `cycle`.
+  virtual void multicast_issued(std::uint32_t /*cta_slot*/, std::uint64_t /*barrier*/,
+                                std::uint64_t /*bytes*/) {}
+  virtual void multicast_written(std::uint32_t /*cta_slot*/, std::uint64_t /*barrier*/,
+                                 std::uint64_t /*bytes*/, std::uint64_t /*cycle*/) {}
 };
 
 class ClusterBarrier {
@@ -27,8 +34,10 @@ class ClusterBarrier {
   explicit ClusterBarrier(std::uint32_t latency_cycles)
       : latency_(latency_cycles < 1 ? 1 : latency_cycles) {}
 
-  // A CTA of the cluster with `warps` warps that have not exited became resident.
-  void join(ClusterBarrierMember& sm, std::uint32_t cta_slot, std::uint32_t warps);
+  // A CTA of the cluster (of rank `rank`) with `warps` warps that have not exited
+  // became resident.
+  void join(ClusterBarrierMember& sm, std::uint32_t cta_slot, std::uint32_t warps,
+            std::uint32_t rank = 0);
   // The CTA retired (all its warps exited before).
   void leave(const ClusterBarrierMember& sm, std::uint32_t cta_slot);
   // A warp arrives at `cycle`; returns the phase it arrived in.
@@ -42,11 +51,20 @@ class ClusterBarrier {
     return phase + 1 == phase_ ? resume_ : 0;
   }
 
- private:
   struct Member {
     ClusterBarrierMember* sm;
     std::uint32_t cta_slot;
+    std::uint32_t rank = 0;
   };
+  // The resident CTA of cluster rank `rank`; null when it is not resident.
+  const Member* member(std::uint32_t rank) const {
+    for (const Member& m : members_) {
+      if (m.rank == rank) return &m;
+    }
+    return nullptr;
+  }
+
+ private:
   void complete_if_all_arrived(std::uint64_t cycle);
 
   std::uint32_t latency_;

@@ -96,7 +96,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   c.finished_warps = 0;
   c.active_warps = kernel.cta.warps;
   c.cluster = std::move(cluster);
-  if (c.cluster.barrier) c.cluster.barrier->join(*this, cta_slot, c.active_warps);
+  if (c.cluster.barrier) c.cluster.barrier->join(*this, cta_slot, c.active_warps, c.cluster.rank);
   wgmma_.reset_cta(cta_slot);
   if (resident_ctas_ == 0) {
     busy_since_ = cycle;
@@ -347,6 +347,8 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
     c.cluster = ClusterMembership{};
     std::erase_if(cluster_releases_,
                   [&](const ClusterRelease& r) { return r.cta_slot == cta_slot; });
+    std::erase_if(multicast_writes_,
+                  [&](const MulticastWrite& m) { return m.barrier.cta_slot == cta_slot; });
   }
   used_warps_ -= c.resources.warps;
   used_threads_ -= c.resources.threads;
@@ -380,6 +382,7 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after, bool every_warp) const {
 bool Sm::tick(std::uint64_t cycle, Picos now) {
   bool progress = complete_memory(cycle, now);
   if (!cluster_releases_.empty()) progress |= deliver_cluster_releases(cycle);
+  if (!multicast_writes_.empty()) progress |= deliver_multicast(cycle);
   progress |= submit_addresses(now);
   progress |= submit_tma_copies(cycle, now);
   if (resident_ctas_ != 0) {
@@ -406,6 +409,7 @@ Picos Sm::next_event_ps() const {
   t = std::min(t, tma_stage_.front_ready_ps());
   t = std::min(t, dsmem_stage_.front_ready_ps());
   if (!cluster_releases_.empty()) t = std::min(t, clock_.edge(cluster_releases_.front().at));
+  if (!multicast_writes_.empty()) t = std::min(t, clock_.edge(multicast_writes_.front().at));
   return std::min(t, port_.next_completion_ps());
 }
 

@@ -77,6 +77,10 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
               ClusterMembership cluster = {});
   void cluster_barrier_completed(std::uint32_t cta_slot, std::uint64_t cycle,
                                  std::uint64_t resume_cycle) override;
+  void multicast_issued(std::uint32_t cta_slot, std::uint64_t barrier,
+                        std::uint64_t bytes) override;
+  void multicast_written(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes,
+                         std::uint64_t cycle) override;
   std::uint32_t resident_ctas() const { return resident_ctas_; }
   const SmCounters& counters() const { return counters_; }
   const FrontendCounters& frontend_counters() const { return frontend_.counters(); }
@@ -125,6 +129,15 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   ClusterBarrier& cluster_barrier(std::uint32_t cta_slot);
   // Resumes the warps of completed cluster barriers due by `cycle`.
   bool deliver_cluster_releases(std::uint64_t cycle);
+  // TMA multicast loads (sm_multicast.cc): the other CTAs of the cluster in `ranks`
+  // expect `bytes` on their mbarrier at shared offset `barrier` / receive them at
+  // `cycle` (this SM's CTAs then, others cluster.dsmem_latency_cycles later); the
+  // multicast data due by `cycle` completes its transactions.
+  void multicast_issue(const CtaSlot& c, std::uint32_t ranks, std::uint64_t barrier,
+                       std::uint64_t bytes);
+  void multicast_complete(const CtaSlot& c, std::uint32_t ranks, std::uint64_t barrier,
+                          std::uint64_t bytes, std::uint64_t cycle);
+  bool deliver_multicast(std::uint64_t cycle);
   // Distributed shared memory (sm_dsmem.cc): the cluster rank whose shared memory a
   // generic or shared address of the CTA names, if it lies in the cluster window.
   std::optional<std::uint32_t> cluster_shared_rank(const CtaSlot& c, std::uint64_t address) const;
@@ -219,6 +232,13 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
     std::uint64_t resume = 0;
   };
   std::vector<ClusterRelease> cluster_releases_;
+  // TMA multicast data for this SM's CTAs, by the cycle it is written (sm_multicast.cc).
+  struct MulticastWrite {
+    std::uint64_t at = 0;
+    MbarrierKey barrier;
+    std::uint64_t bytes = 0;
+  };
+  std::vector<MulticastWrite> multicast_writes_;
   // Remote shared-memory accesses (by token) on the SM-to-SM network until their reply;
   // the SM's port into the network is busy until dsmem_free_.
   TimedQueue<std::uint32_t> dsmem_stage_;

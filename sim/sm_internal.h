@@ -39,6 +39,8 @@ struct Sm::PendingAccess {
   // TMA stores and reductions: the token of the source read (bulk) or of the write
   // acknowledgements (bulk_ack), the warp's bulk group, and the warp's age (an
   // acknowledgement may arrive after the warp exited and its slot was reused).
+  // TMA multicast loads: the other cluster ranks whose shared memory it writes.
+  std::uint32_t multicast = 0;
   bool bulk = false;
   bool bulk_ack = false;
   std::uint64_t bulk_group = 0;

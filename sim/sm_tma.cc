@@ -78,6 +78,15 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
     const std::uint64_t barrier = record[0] != traces::kNoTraceValue ? offset : w.tx_barrier;
     p.tma_barrier = op == isa::AsyncOp::kTmaLoad && barrier != traces::kNoTraceValue;
     p.barrier = MbarrierKey{w.cta_slot, barrier};
+    // Multicast (a CTA of a cluster): the data also goes to the other CTAs of the mask,
+    // and to this CTA only when the mask holds its rank.
+    const auto mask = static_cast<std::uint32_t>(record[2]);
+    if (p.tma_barrier && mask != 0 && c.cluster.barrier) {
+      const std::uint32_t own = 1U << c.cluster.rank;
+      p.tma_barrier = (mask & own) != 0;
+      p.multicast = mask & ~own;
+      multicast_issue(c, p.multicast, barrier, p.tma_bytes);
+    }
     if (p.tma_barrier) mbarriers_.issue_tx(p.barrier, p.tma_bytes);
     ++w.outstanding;
     std::uint32_t ack_token = memsys::kNoAckToken;
@@ -154,6 +163,10 @@ bool Sm::submit_tma_copies(std::uint64_t cycle, Picos now) {
 
 void Sm::complete_tma(const PendingAccess& p, std::uint64_t cycle) {
   if (p.tma_barrier) wake_mbarrier_waiters(mbarriers_.complete_tx(p.barrier, p.tma_bytes), cycle);
+  if (p.multicast != 0) {
+    multicast_complete(ctas_[p.barrier.cta_slot], p.multicast, p.barrier.offset, p.tma_bytes,
+                       cycle);
+  }
   if (!p.bulk) return;
   Warp& w = warps_[p.slot];
   bulk_source_read(w, p.bulk_group);

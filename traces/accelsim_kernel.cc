@@ -161,13 +161,13 @@ void AccelsimKernelTrace::read_warp(std::string_view warp_line, CtaTrace& cta,
 void AccelsimKernelTrace::keep_async_record(isa::AsyncOp op, std::size_t begin,
                                             std::vector<std::uint64_t>& addresses) const {
   const InstructionLine& line = scratch_;
-  std::array<std::uint64_t, kAsyncRecordWords> record{kNoTraceValue, kNoTraceValue};
+  std::array<std::uint64_t, kAsyncRecordWords> record{kNoTraceValue, kNoTraceValue, 0};
   if (op == isa::AsyncOp::kBulkCommit) return;  // nothing to record
   const bool copy = op == isa::AsyncOp::kTmaLoad || op == isa::AsyncOp::kTmaStore ||
                     op == isa::AsyncOp::kTmaReduce || op == isa::AsyncOp::kTmaPrefetch;
   if (copy) {
     if (line.tma) {
-      record = {line.tma_mbarrier, line.tma_bytes};
+      record = {line.tma_mbarrier, line.tma_bytes, line.tma_multicast};
     } else {
       // Addresses only: one 32-byte sector per listed address.
       record[1] = std::uint64_t{32} * (addresses.size() - begin);

@@ -138,7 +138,15 @@ void parse_tma_fields(LineParser& p, InstructionLine& out, std::vector<std::uint
   out.tma_mbarrier = p.hex("a hex mbarrier address");
   const std::uint32_t multicast = p.dec("the multicast flag (0 or 1)");
   if (multicast > 1) p.fail(fmt::format("multicast flag {}: expected 0 or 1", multicast));
-  if (multicast == 1) p.hex("a hex multicast CTA mask");
+  out.tma_multicast = 0;
+  if (multicast == 1) {
+    const std::uint64_t mask = p.hex("a hex multicast CTA mask");
+    // A cluster has at most 16 CTAs (sm_90, non-portable size).
+    if (mask > 0xffff) {
+      p.fail(fmt::format("multicast CTA mask {:#x}: expected bits 0-15 (16 CTAs at most)", mask));
+    }
+    out.tma_multicast = static_cast<std::uint32_t>(mask);
+  }
   out.tma_bytes = p.dec("the TMA byte count");
   p.dec("the TMA out-of-bounds byte count");
   const std::uint32_t mode = p.dec("a TMA address mode (3 list, 4 base+delta)");
@@ -193,6 +201,7 @@ void parse_instruction_line(std::string_view line, const TraceFormat& format,
   out.tma = false;
   out.tma_mbarrier = 0;
   out.tma_bytes = 0;
+  out.tma_multicast = 0;
   // A TMA line carries the TMA fields (they begin with the hex mbarrier address) or,
   // as tracers without them write it, per-thread addresses like any memory line.
   if (is_tma_opcode(out.opcode) && p.peek().starts_with("0x")) {

@@ -33,11 +33,12 @@ struct InstructionLine {
   std::uint32_t warp = 0;                // tracer versions < 3 only
   std::uint64_t pc = 0;
   std::uint32_t mask = 0;
-  std::uint32_t mem_width = 0;     // bytes per thread; 0 = no addresses
-  std::int64_t immediate = 0;      // version 5; 0 in earlier versions
-  bool tma = false;                // a TMA / bulk-copy line
-  std::uint64_t tma_mbarrier = 0;  // shared-memory address of its mbarrier
-  std::uint32_t tma_bytes = 0;     // bytes it moves
+  std::uint32_t mem_width = 0;      // bytes per thread; 0 = no addresses
+  std::int64_t immediate = 0;       // version 5; 0 in earlier versions
+  bool tma = false;                 // a TMA / bulk-copy line
+  std::uint64_t tma_mbarrier = 0;   // shared-memory address of its mbarrier
+  std::uint32_t tma_bytes = 0;      // bytes it moves
+  std::uint32_t tma_multicast = 0;  // multicast CTA mask (bit r: cluster rank r); 0: none
   std::uint8_t num_dst = 0;
   std::uint8_t num_src = 0;
   std::array<std::uint16_t, kMaxLineDsts> dst{};  // register numbers, 255 = RZ

@@ -78,14 +78,15 @@ struct WarpTrace {
 // Lines of Hopper asynchronous operations (isa::AsyncOp: TMA / bulk copies and SYNCS
 // mbarrier operations) keep a record in the address pool instead of per-thread
 // addresses: word 0 the mbarrier's address (kNoTraceValue: the line names none),
-// word 1 a value (kNoTraceValue: not recorded), then, for copies, the transfer
+// word 1 a value (kNoTraceValue: not recorded), word 2 a copy's multicast CTA mask
+// (bit r: the CTA of cluster rank r; 0: not multicast), then, for copies, the transfer
 // addresses. The value of a copy is its byte count; of a SYNCS line the value of its
 // data register, which tracer-version-5 lines record as a negative immediate
 // -(1 + value): expect-tx bytes (ARRIVE.TRANS64), phase parity (PHASECHK), arrival
 // count (EXCH, the init). UTMACMDFLUSH keeps no record. docs/MODEL.md has the whole
 // convention.
 inline constexpr std::uint64_t kNoTraceValue = ~std::uint64_t{0};
-inline constexpr std::uint32_t kAsyncRecordWords = 2;
+inline constexpr std::uint32_t kAsyncRecordWords = 3;
 
 struct CtaTrace {
   Dim3 id;

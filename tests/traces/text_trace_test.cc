@@ -158,10 +158,11 @@ TEST(TextTrace, TmaLinesCarryTheirOwnFieldsInModesThreeAndFour) {
                                       cta.addresses.begin() + inst.addr_begin + inst.addr_count);
   };
   EXPECT_EQ(record(0),
-            (std::vector<std::uint64_t>{0x7f0000000400, 4096, 0x7e0000100000, 0x7e0000100800}));
-  EXPECT_EQ(record(1), (std::vector<std::uint64_t>{0x7f0000000408, 2048, 0x7e0000200000,
+            (std::vector<std::uint64_t>{0x7f0000000400, 4096, 0, 0x7e0000100000, 0x7e0000100800}));
+  // Multicast to the CTAs of cluster ranks 0 and 1.
+  EXPECT_EQ(record(1), (std::vector<std::uint64_t>{0x7f0000000408, 2048, 0x3, 0x7e0000200000,
                                                    0x7e0000200080, 0x7e0000200040}));
-  EXPECT_EQ(record(2), (std::vector<std::uint64_t>{kNoTraceValue, kNoTraceValue}));
+  EXPECT_EQ(record(2), (std::vector<std::uint64_t>{kNoTraceValue, kNoTraceValue, 0}));
 }
 
 TEST(TextTrace, SyncsLinesKeepTheirBarrierAndRecordedValue) {
@@ -184,10 +185,11 @@ TEST(TextTrace, SyncsLinesKeepTheirBarrierAndRecordedValue) {
   // A non-negative immediate is the instruction's own, not a recorded value.
   EXPECT_EQ(cta.addresses[insts[1].addr_begin + 1], kNoTraceValue);
   // A copy with per-thread addresses only: no barrier, one sector per address.
-  EXPECT_EQ(insts[2].addr_count, 3u);
+  EXPECT_EQ(insts[2].addr_count, kAsyncRecordWords + 1);
   EXPECT_EQ(cta.addresses[insts[2].addr_begin], kNoTraceValue);
   EXPECT_EQ(cta.addresses[insts[2].addr_begin + 1], 32u);
-  EXPECT_EQ(cta.addresses[insts[2].addr_begin + 2], 0x10000u);
+  EXPECT_EQ(cta.addresses[insts[2].addr_begin + 2], 0u);
+  EXPECT_EQ(cta.addresses[insts[2].addr_begin + 3], 0x10000u);
 }
 
 TEST(TextTrace, BadTmaAddressModeIsNamed) {
@@ -202,6 +204,24 @@ TEST(TextTrace, BadTmaAddressModeIsNamed) {
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_THAT(e.what(), HasSubstr("bad TMA address mode 1 (expected 3 list, 4 base+delta)"));
+  }
+}
+
+TEST(TextTrace, MulticastMaskBeyondSixteenCtasIsNamed) {
+  HeaderFields f;
+  f.tracer = "5";
+  f.binary_version = "90";
+  std::string text = header(f) + one_warp_cta("0,0,0", {"0100 ffffffff 0 UTMALDG.2D 2 R4 R6 0 "
+                                                        "0x7f0000000400 1 0x10001 4096 0 3 1 "
+                                                        "0x10000 0"});
+  try {
+    auto k = kernel_from_text(text, "tma.traceg");
+    k->next_cta();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("tma.traceg:"));
+    EXPECT_THAT(e.what(), HasSubstr("multicast CTA mask 0x10001: expected bits 0-15 (16 CTAs at "
+                                    "most)"));
   }
 }
 

@@ -1,0 +1,127 @@
+// TMA multicast (sim/sm_multicast.cc): a UTMALDG with a CTA mask, issued by one CTA of
+// a cluster of two, is read once from the L2 and completes the mbarrier of every CTA
+// in the mask, on another SM cluster.dsmem_latency_cycles later. Exact cycles with the
+// TMA rig's mock port on each SM (reads answered after L = 200 cycles).
+#include <gtest/gtest.h>
+
+#include "isa/error.h"
+#include "sim/cta_scheduler.h"
+#include "tma_rig.h"
+
+namespace sassim::sim::testing {
+namespace {
+
+constexpr const char* kBar = "0x7f0000000400";
+
+std::string syncs(const char* pc, const char* op, int imm) {
+  return fmt::format("{} 00000001 0 SYNCS.{} 1 R3 8 0 {} {}", pc, op, kBar, imm);
+}
+
+// Both CTAs: init the barrier (one arrival), arrive expecting 4096 bytes, wait for
+// phase 0, NOP. Rank 0 loads the 4096 bytes for both (mask `mask`) before its wait.
+std::vector<std::string> cta_lines(bool loads, const char* mask) {
+  std::vector<std::string> l = {syncs("0000", "EXCH.64", -2),
+                                syncs("0010", "ARRIVE.TRANS64", -4097)};
+  if (loads) {
+    l.push_back(fmt::format(
+        "0020 00000001 0 UTMALDG.2D.MULTICAST 0 0 {} 1 {} 4096 0 4 0x10000 2 2048 0", kBar, mask));
+  }
+  l.push_back(
+      fmt::format("0030 ffffffff 0 SYNCS.PHASECHK.TRANS64.TRYWAIT 2 R3 R0 8 1 {} 0 -1", kBar));
+  l.push_back("0040 ffffffff 0 NOP 0 0 0");
+  l.push_back("0050 ffffffff 0 EXIT 0 0 0");
+  return l;
+}
+
+class TmaMulticast : public TmaRig {
+ protected:
+  static constexpr std::uint64_t kL2 = 200;
+
+  // Runs a cluster of two one-warp CTAs on `sms` SMs of one GPC, `ctas_per_sm` at most.
+  void run_cluster(std::uint32_t sms, std::uint32_t ctas_per_sm, const char* mask = "0x3") {
+    config_.set_num_sms(sms);
+    config_.mutable_sm()->set_max_ctas(ctas_per_sm);
+    config_.mutable_cluster()->set_dsmem_latency_cycles(kDsmem);
+    std::string text = traces::trace_text::header({.name = "k",
+                                                   .tracer = "5",
+                                                   .binary_version = "90",
+                                                   .grid = "(2,1,1)",
+                                                   .block = "(32,1,1)",
+                                                   .nregs = "16",
+                                                   .shmem = "1024",
+                                                   .cluster = "(2,1,1)",
+                                                   .shmem_base = fmt::format("{:#x}", kShmemBase),
+                                                   .local_base = "0x00007e0000000000"});
+    for (int cta = 0; cta < 2; ++cta) {
+      text += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\n", cta) +
+              warp_text(0, cta_lines(cta == 0, mask)) + "#END_TB\n";
+    }
+    kernel_ = traces::kernel_from_text(text, "multicast.traceg");
+    const traces::KernelInfo& info = kernel_->info();
+    timing_ = std::make_unique<ExecTiming>(config_.sm(), info.arch, info.arch);
+    context_.info = &info;
+    context_.statics = &kernel_->statics();
+    context_.timing = timing_.get();
+    context_.cta = {32, 1, 0, 1024};
+    context_.shared_window_size = 1 << 24;
+    Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 100000);
+    std::vector<Sm*> raw;
+    recorders_.resize(sms);
+    for (std::uint32_t i = 0; i < sms; ++i) {
+      ports_.push_back(std::make_unique<TmaMockPort>(config_.tma(), kL2, kL2, Clock{kCycle}));
+      sms_.push_back(std::make_unique<Sm>(i, config_, *ports_.back(), Clock{kCycle}));
+      sms_.back()->set_issue_observer(&recorders_[i]);
+      sms_.back()->set_warp_state_accounting(WarpStateAccounting::kChecked);
+      engine.add(ClockDomain::kCore, ports_.back().get());
+      raw.push_back(sms_.back().get());
+    }
+    for (Sm* sm : raw) engine.add(ClockDomain::kCore, sm);
+    CtaScheduler scheduler(raw, Clock{kCycle});
+    scheduler.set_clusters(GpcLayout(std::vector<std::uint32_t>{sms}), 1);
+    engine.add(ClockDomain::kCore, &scheduler);
+    scheduler.start_kernel(*kernel_, context_);
+    engine.run_until([&] { return scheduler.kernel_done(context_); });
+  }
+
+  // The cycle the load issued at `issue` completes: 128 sectors after address
+  // generation and setup, then the L2 round trip.
+  std::uint64_t copy_done(std::uint64_t issue) const {
+    const auto& tma = config_.tma();
+    return issue + config_.sm().units().memory().latency_cycles() + tma.setup_latency_cycles() +
+           (128 - 1) * 32 / tma.bytes_per_cycle() + kL2;
+  }
+
+  static constexpr std::uint32_t kDsmem = 7;
+  std::vector<std::unique_ptr<TmaMockPort>> ports_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::vector<IssueRecorder> recorders_;
+};
+
+TEST_F(TmaMulticast, OneL2ReadCompletesTheBarrierOfTheCtaOnTheOtherSmLater) {
+  run_cluster(2, 1);
+  // Rank 0 (CTA 0) on SM 0 loads; rank 1 on SM 1 only waits.
+  const std::uint64_t done = copy_done(recorders_[0].cycle_of(0x20));
+  EXPECT_EQ(done, recorders_[0].cycle_of(0x20) + 4 + 66 + 31 + 200);
+  EXPECT_EQ(recorders_[0].cycle_of(0x40), done);
+  EXPECT_EQ(recorders_[1].cycle_of(0x40), done + kDsmem);
+  EXPECT_EQ(ports_[0]->sent.size(), 128u);  // 4096 bytes read once
+  EXPECT_TRUE(ports_[1]->sent.empty());
+}
+
+TEST_F(TmaMulticast, CtasOnTheSameSmReceiveTheDataTogether) {
+  config_.mutable_sm()->set_sub_cores(2);  // the two warps on their own schedulers
+  run_cluster(1, 2);
+  const std::uint64_t done = copy_done(recorders_[0].cycle_of(0x20, 0));
+  EXPECT_EQ(recorders_[0].cycle_of(0x40, 0), done);
+  EXPECT_EQ(recorders_[0].cycle_of(0x40, 1), done);
+  EXPECT_EQ(ports_[0]->sent.size(), 128u);
+}
+
+TEST_F(TmaMulticast, AMaskWithoutTheIssuingCtaLeavesItsBarrierAlone) {
+  // Rank 0 loads for rank 1 only: its own barrier, expecting 4096 bytes, never
+  // completes, and the run stops with the deadlock error.
+  EXPECT_THROW(run_cluster(2, 1, "0x2"), Error);
+}
+
+}  // namespace
+}  // namespace sassim::sim::testing
