@@ -161,9 +161,10 @@ TEST_F(ControlBitsTest, ShorterMemoryLatencyMovesOnlyTheLoadWait) {
   EXPECT_EQ(recorder_.cycle_of(0xd0), 70U + 1 + 30);
 }
 
-// Three NOPs of stall 1, with the yield bit (control word 0x11) or without (0x01).
+// Three NOPs of stall 1, with the yield hint (control word 0x01: bit 4 clear, the hint is
+// stored inverted) or without (0x11).
 traces::sass::Listing nops(bool yield) {
-  const char* high = yield ? "0x0000220000000000" : "0x0000020000000000";
+  const char* high = yield ? "0x0000020000000000" : "0x0000220000000000";
   std::string text = "        .global         vectoradd\nvectoradd:\n";
   for (int pc = 0; pc < 0x30; pc += 0x10) {
     text += fmt::format("        /*{:04x}*/  NOP ;  /* 0x0000000000007918 */\n", pc);

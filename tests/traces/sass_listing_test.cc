@@ -50,8 +50,9 @@ TEST(SassListing, VectoraddFirstInstructionsExactly) {
   ASSERT_EQ(f.instructions.size(), 32U);  // 0x0000 .. 0x01f0
 
   // /*0000*/ MOV R1, c[0x0][0x28] ;  0x00000a0000017a02 / 0x000fe40000000f00
-  // high >> 41 = 0x000fe4 >> 1 = 0x7f2 = 0b111'1111'0010: stall 2, yield 1, write barrier
-  // 7 (none), read barrier 7 (none), wait mask 0, reuse 0.
+  // high >> 41 = 0x000fe4 >> 1 = 0x7f2 = 0b111'1111'0010: stall 2, bit 4 set (no yield:
+  // the bit is stored inverted), write barrier 7 (none), read barrier 7 (none), wait mask
+  // 0, reuse 0.
   const Instruction& mov = f.instructions[0];
   EXPECT_EQ(mov.pc, 0U);
   EXPECT_EQ(mov.line, 14U);
@@ -69,26 +70,26 @@ TEST(SassListing, VectoraddFirstInstructionsExactly) {
   EXPECT_TRUE(mov.has_encoding);
   EXPECT_EQ(mov.encoding[0], 0x00000a0000017a02U);
   EXPECT_EQ(mov.encoding[1], 0x000fe40000000f00U);
-  expect_control(mov.control, 2, true, 7, 7, 0, 0);
+  expect_control(mov.control, 2, false, 7, 7, 0, 0);
 
   // /*0010*/ S2R R6, SR_CTAID.X ;  high 0x000e280000002500
-  // >> 41 = 0xe28 >> 1 = 0x714 = 0b111'0001'0100: stall 4, yield 1, write barrier 0 (SB0),
-  // read barrier 7, wait 0.
+  // >> 41 = 0xe28 >> 1 = 0x714 = 0b111'0001'0100: stall 4, bit 4 set (no yield), write barrier 0
+  // (SB0), read barrier 7, wait 0.
   const Instruction& s2r = f.instructions[1];
   EXPECT_EQ(s2r.pc, 0x10U);
   EXPECT_EQ(s2r.operands[0].kind, OperandKind::kReg);
   EXPECT_EQ(s2r.operands[0].reg, 6U);
   EXPECT_EQ(s2r.operands[1].kind, OperandKind::kSpecialReg);
   EXPECT_EQ(s2r.operands[1].name, "SR_CTAID.X");
-  expect_control(s2r.control, 4, true, 0, 7, 0, 0);
+  expect_control(s2r.control, 4, false, 0, 7, 0, 0);
 
   // /*0020*/ S2R R3, SR_TID.X ;  high 0x000e240000002100: 0xe24 >> 1 = 0x712: stall 2,
-  // yield 1, write barrier 0.
-  expect_control(f.instructions[2].control, 2, true, 0, 7, 0, 0);
+  // bit 4 set (no yield), write barrier 0.
+  expect_control(f.instructions[2].control, 2, false, 0, 7, 0, 0);
   EXPECT_EQ(f.instructions[2].operands[1].name, "SR_TID.X");
 
   // /*0030*/ IMAD R6, R6, c[0x0][0x0], R3 ;  high 0x001fca00078e0203
-  // >> 41 = 0x1fca >> 1 = 0xfe5 = 0b1111'1110'0101: stall 5, yield 0, barriers 7 and 7,
+  // >> 41 = 0x1fca >> 1 = 0xfe5 = 0b1111'1110'0101: stall 5, bit 4 clear (yield), barriers 7 and 7,
   // wait mask 0b1 (SB0: the S2Rs).
   const Instruction& imad = f.instructions[3];
   EXPECT_EQ(imad.opcode, "IMAD");
@@ -96,10 +97,10 @@ TEST(SassListing, VectoraddFirstInstructionsExactly) {
   EXPECT_EQ(imad.operands[2].kind, OperandKind::kConst);
   EXPECT_EQ(imad.operands[2].const_offset, 0);
   EXPECT_EQ(imad.operands[3].reg, 3U);
-  expect_control(imad.control, 5, false, 7, 7, 1, 0);
+  expect_control(imad.control, 5, true, 7, 7, 1, 0);
 
   // /*0040*/ ISETP.GE.U32.AND P0, PT, R6, c[0x0][0x178], PT ;  high 0x000fda0003f06070
-  // >> 41 = 0xfda >> 1 = 0x7ed: stall 13, yield 0.
+  // >> 41 = 0xfda >> 1 = 0x7ed: stall 13, bit 4 clear (yield).
   const Instruction& isetp = f.instructions[4];
   EXPECT_EQ(isetp.opcode, "ISETP");
   EXPECT_EQ(isetp.modifiers, (std::vector<std::string>{"GE", "U32", "AND"}));
@@ -108,7 +109,7 @@ TEST(SassListing, VectoraddFirstInstructionsExactly) {
   EXPECT_EQ(isetp.operands[1].kind, OperandKind::kPred);
   EXPECT_EQ(isetp.operands[1].reg, kPT);
   EXPECT_EQ(isetp.operands[3].const_offset, 0x178);
-  expect_control(isetp.control, 13, false, 7, 7, 0, 0);
+  expect_control(isetp.control, 13, true, 7, 7, 0, 0);
 
   // /*0050*/ @P0 EXIT ;
   const Instruction& exit = f.instructions[5];
@@ -134,17 +135,17 @@ TEST(SassListing, VectoraddFirstInstructionsExactly) {
   EXPECT_TRUE(f.instructions[7].has_modifier("64"));
 
   // /*0090*/ IMAD.WIDE.U32 R2, R6.reuse, R7.reuse, c[0x0][0x160] ;  high 0x0c0fe400078e0007
-  // >> 41 = 0x0c0fe4 >> 1 = 0x607f2: stall 2, yield 1, wait 0, reuse 0x607f2 >> 17 = 3
+  // >> 41 = 0x0c0fe4 >> 1 = 0x607f2: stall 2, bit 4 set (no yield), wait 0, reuse 0x607f2 >> 17 = 3
   // (operand slots A and B, the two .reuse operands).
   const Instruction& wide = f.instructions[9];
   EXPECT_TRUE(wide.operands[1].reuse);
   EXPECT_TRUE(wide.operands[2].reuse);
   EXPECT_FALSE(wide.operands[3].reuse);
   EXPECT_TRUE(wide.operands[1].suffixes.empty());
-  expect_control(wide.control, 2, true, 7, 7, 0, 3);
+  expect_control(wide.control, 2, false, 7, 7, 0, 3);
 
   // /*00a0*/ LDG.E.CONSTANT R4, [R4.64] ;  high 0x000ea8000c1e9900
-  // >> 41 = 0xea8 >> 1 = 0x754 = 0b111'0101'0100: stall 4, yield 1, write barrier 2.
+  // >> 41 = 0xea8 >> 1 = 0x754 = 0b111'0101'0100: stall 4, bit 4 set (no yield), write barrier 2.
   const Instruction& ldg = f.instructions[10];
   EXPECT_EQ(ldg.operands[1].kind, OperandKind::kMemory);
   EXPECT_EQ(ldg.operands[1].mem.reg.index, 4U);
@@ -152,12 +153,12 @@ TEST(SassListing, VectoraddFirstInstructionsExactly) {
   EXPECT_FALSE(ldg.operands[1].mem.ureg.present());
   EXPECT_EQ(ldg.operands[1].mem.offset, 0);
   EXPECT_FALSE(ldg.operands[1].mem.descriptor.has_value());
-  expect_control(ldg.control, 4, true, 2, 7, 0, 0);
+  expect_control(ldg.control, 4, false, 2, 7, 0, 0);
 
   // /*00d0*/ FADD R9, R4, R3 ;  high 0x004fca0000000000
-  // >> 41 = 0x4fca >> 1 = 0x27e5: stall 5, yield 0, wait mask 0x27e5 >> 11 = 0b100 (SB2,
-  // the loads).
-  expect_control(f.instructions[13].control, 5, false, 7, 7, 4, 0);
+  // >> 41 = 0x4fca >> 1 = 0x27e5: stall 5, bit 4 clear (yield), wait mask 0x27e5 >> 11 = 0b100
+  // (SB2, the loads).
+  expect_control(f.instructions[13].control, 5, true, 7, 7, 4, 0);
 
   // /*0100*/ BRA `(.L_x_0) ; a branch to itself.
   const Instruction& bra = f.instructions[16];

@@ -313,7 +313,7 @@ ControlBits decode_control(uint64_t high_word) {
   const uint64_t w = high_word >> 41;
   ControlBits c;
   c.stall = static_cast<uint8_t>(w & 0xf);
-  c.yield = ((w >> 4) & 1) != 0;
+  c.yield = ((w >> 4) & 1) == 0;  // inverted: see ControlBits::yield
   c.write_barrier = static_cast<uint8_t>((w >> 5) & 0x7);
   c.read_barrier = static_cast<uint8_t>((w >> 8) & 0x7);
   c.wait_mask = static_cast<uint8_t>((w >> 11) & 0x3f);

@@ -86,8 +86,11 @@ struct Operand {
 
 // The scheduling word of Volta through Hopper: the high 64 bits >> 41.
 struct ControlBits {
-  uint8_t stall = 0;          // bits 0-3: cycles before the next instruction issues
-  bool yield = false;         // bit 4
+  uint8_t stall = 0;  // bits 0-3: cycles before the next instruction issues
+  // Bit 4, stored inverted: a clear bit is the yield hint (maxas, MaxAs.pm printCtrl:
+  // `$yield = $yield ? '-' : 'Y'`; nvcc clears it where a warp should give way, e.g. on
+  // stall counts above 11).
+  bool yield = false;
   uint8_t write_barrier = 7;  // bits 5-7: scoreboard set when results land (7 = none)
   uint8_t read_barrier = 7;   // bits 8-10: scoreboard set when sources are read (7 = none)
   uint8_t wait_mask = 0;      // bits 11-16: scoreboards waited on before issue
