@@ -12,7 +12,7 @@ struct HeaderFields {
   std::string block = "(64,1,1)";
   std::string nregs = "32";
   std::string shmem = "0";
-  std::string cluster = {};  // "-cluster dim = <cluster>" after the other fields when set
+  std::string cluster = {};    // "-cluster dim = <cluster>" after the other fields when set
   bool lineinfo_field = true;  // "-enable lineinfo = <lineinfo>" (written for v4+ only)
   int lineinfo = 0;
   std::string shmem_base = "0x00007f2b5a000000";
