@@ -14,38 +14,23 @@
 namespace sassim::e2e {
 namespace {
 
-struct Point {
-  std::string preset;
-  std::uint32_t sms;
-  double mhz;
-  std::uint32_t threads;
-  double gbps;
-  double tolerance;  // fraction of the reference
-};
-
-class CtaTurnaround : public ::testing::TestWithParam<Point> {};
+class CtaTurnaround : public ::testing::TestWithParam<measure::StreamInitPoint> {};
 
 TEST_P(CtaTurnaround, MatchesTheMeasuredKernel) {
-  const Point& p = GetParam();
+  const measure::StreamInitPoint& p = GetParam();
   const double model = measure::cta_turnaround_cycles(config::load_config(p.preset), p.threads);
-  const double reference = measure::turnaround_from_bandwidth(p.gbps, p.sms, p.threads, p.mhz);
-  std::printf("%s, %u threads: %.1f cycles per CTA (measured %.1f)\n", p.preset.c_str(), p.threads,
-              model, reference);
-  EXPECT_NEAR(model, reference, p.tolerance * reference);
+  std::printf("%s, %u threads: %.1f cycles per CTA (measured %.1f)\n", p.preset, p.threads, model,
+              p.turnaround());
+  // Calibration points within 1%, checks within 10%.
+  EXPECT_NEAR(model, p.turnaround(), (p.calibration ? 0.01 : 0.1) * p.turnaround());
 }
 
-// gpu-stream/{v100,a100_40,gh200}.txt, init column, one CTA per SM.
 INSTANTIATE_TEST_SUITE_P(Presets, CtaTurnaround,
-                         ::testing::Values(Point{"v100", 80, 1380, 16, 39, 0.01},
-                                           Point{"v100", 80, 1380, 160, 369, 0.1},
-                                           Point{"a100", 108, 1410, 16, 54, 0.01},
-                                           Point{"a100", 108, 1410, 256, 802, 0.1},
-                                           Point{"a100", 108, 1410, 512, 1501, 0.1},
-                                           Point{"h100", 132, 1980, 16, 77, 0.01},
-                                           Point{"h100", 132, 1980, 160, 731, 0.1}),
+                         ::testing::ValuesIn(measure::stream_init_points().begin(),
+                                             measure::stream_init_points().end()),
                          [](const auto& point) {
-                           return point.param.preset + "_" + std::to_string(point.param.threads) +
-                                  "_threads";
+                           return std::string(point.param.preset) + "_" +
+                                  std::to_string(point.param.threads) + "_threads";
                          });
 
 TEST(CtaTurnaroundReference, FollowsFromTheBandwidth) {

@@ -54,6 +54,19 @@ TmaCopy acknowledged(std::uint32_t token, TmaKind kind, std::uint32_t bytes, std
   return copy;
 }
 
+// Cycle after submit of a copy's last sector request: `setup`, then one 32-byte sector
+// per 32 / `rate` cycles.
+std::uint64_t last_request_cycle(std::uint32_t setup, std::uint32_t rate, std::uint32_t bytes) {
+  return setup + (bytes / 32 - 1) * 32 / rate;
+}
+
+// Cycle its acknowledgement arrives for an L2-resident line: the header takes the path of
+// a load's data, a cycle to the crossbar, the crossbar both ways and an L2 lookup (the
+// write is looked up, not fetched).
+std::uint64_t acknowledged_cycle(const config::GpuConfig& c, std::uint64_t last_request) {
+  return last_request + 1 + 2 * c.interconnect().latency_cycles() + c.l2().hit_latency_cycles();
+}
+
 TEST(TmaTiming, StoreIsAcknowledgedAfterTheL2RoundTripOfItsLastWrite) {
   config::GpuConfig c = small_config();
   // One 40-byte write packet (header + sector) per cycle fits the 64-byte crossbar port.
@@ -63,13 +76,10 @@ TEST(TmaTiming, StoreIsAcknowledgedAfterTheL2RoundTripOfItsLastWrite) {
   Rig rig(c);
   rig.sm(0).tma(0, acknowledged(2, TmaKind::kStore, bytes, 0x20000));
   rig.run();
-  const std::uint64_t last_request = setup + (bytes / 32 - 1) * 32 / rate;
+  const std::uint64_t last_request = last_request_cycle(setup, rate, bytes);
   EXPECT_EQ(rig.sm(0).latency(2), last_request * kCycle);
-  // The acknowledgement (a header) takes the path of a load's data: a cycle to the
-  // crossbar, 2 x 10 crossbar, 30 L2 (the write is looked up, not fetched).
-  const auto& noc = c.interconnect();
   EXPECT_EQ(rig.sm(0).completed_at(3) - rig.sm(0).submitted_at(2),
-            (last_request + 1 + 2 * noc.latency_cycles() + c.l2().hit_latency_cycles()) * kCycle);
+            acknowledged_cycle(c, last_request) * kCycle);
   EXPECT_EQ(rig.stats().sum("gpu.noc.", "response_packets"), bytes / 32);
 }
 
@@ -82,11 +92,10 @@ TEST(TmaTiming, ReductionOfL2ResidentDataIsExecutedAtTheSliceAndAcknowledged) {
   rig.memory->memcpy_to_device(0x10000, bytes);
   rig.sm(0).tma(0, acknowledged(4, TmaKind::kReduction, bytes, 0x10000));
   rig.run();
-  const std::uint64_t last_request = setup + (bytes / 32 - 1) * 32 / rate;
+  const std::uint64_t last_request = last_request_cycle(setup, rate, bytes);
   EXPECT_EQ(rig.sm(0).latency(4), last_request * kCycle);
-  const auto& noc = c.interconnect();
   EXPECT_EQ(rig.sm(0).completed_at(5) - rig.sm(0).submitted_at(4),
-            (last_request + 1 + 2 * noc.latency_cycles() + c.l2().hit_latency_cycles()) * kCycle);
+            acknowledged_cycle(c, last_request) * kCycle);
   rig.drain();
   const auto stats = rig.stats();
   EXPECT_EQ(stats.sum("gpu.l2.slice[", "atomics"), bytes / 32);  // one request per sector

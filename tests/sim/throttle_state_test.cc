@@ -20,36 +20,31 @@ class ThrottleStateTest : public SmHarness {
         kInterval);
   }
 
-  // One warp issuing `n` independent loads of `opcode` back to back.
-  void run_loads(const std::string& opcode, unsigned n) {
+  static constexpr unsigned kLoads = 3;
+
+  // One warp issues kLoads independent loads of `opcode` back to back: each after the
+  // first waits interval - 1 cycles for the pipe, in state `held`, none in `other`.
+  void expect_loads_held_in(const std::string& opcode, WarpCycleState held, WarpCycleState other) {
     std::vector<std::string> lines;
-    for (unsigned i = 0; i < n; ++i) {
+    for (unsigned i = 0; i < kLoads; ++i) {
       lines.push_back(fmt::format("{:04x} ffffffff 1 R{} {} 1 R2 4 1 0x{:x} 4", 0x10 * i, 4 + i,
                                   opcode, 0x100 * (i + 1)));
     }
     run({warp_text(0, lines)});
+    for (unsigned i = 1; i < kLoads; ++i) {
+      EXPECT_EQ(recorder_.cycle_of(0x10 * i), recorder_.cycle_of(0) + i * kInterval);
+    }
+    EXPECT_EQ(cycles_in(held), (kLoads - 1) * (kInterval - 1));
+    EXPECT_EQ(cycles_in(other), 0U);
   }
 };
 
 TEST_F(ThrottleStateTest, SharedLoadsWaitingForTheMemoryPipeAreMioThrottle) {
-  constexpr unsigned kLoads = 3;
-  run_loads("LDS.U.32", kLoads);
-  // Each load after the first waits interval - 1 cycles for the pipe.
-  for (unsigned i = 1; i < kLoads; ++i) {
-    EXPECT_EQ(recorder_.cycle_of(0x10 * i), recorder_.cycle_of(0) + i * kInterval);
-  }
-  EXPECT_EQ(cycles_in(WarpCycleState::kMioThrottle), (kLoads - 1) * (kInterval - 1));
-  EXPECT_EQ(cycles_in(WarpCycleState::kLgThrottle), 0U);
+  expect_loads_held_in("LDS.U.32", WarpCycleState::kMioThrottle, WarpCycleState::kLgThrottle);
 }
 
 TEST_F(ThrottleStateTest, GlobalLoadsWaitingForTheMemoryPipeAreLgThrottle) {
-  constexpr unsigned kLoads = 3;
-  run_loads("LDG.E", kLoads);
-  for (unsigned i = 1; i < kLoads; ++i) {
-    EXPECT_EQ(recorder_.cycle_of(0x10 * i), recorder_.cycle_of(0) + i * kInterval);
-  }
-  EXPECT_EQ(cycles_in(WarpCycleState::kLgThrottle), (kLoads - 1) * (kInterval - 1));
-  EXPECT_EQ(cycles_in(WarpCycleState::kMioThrottle), 0U);
+  expect_loads_held_in("LDG.E", WarpCycleState::kLgThrottle, WarpCycleState::kMioThrottle);
 }
 
 TEST(WarpStateNames, MioThrottleHasNsightsName) {

@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 
 namespace sassim::measure {
-namespace {
 
-std::string header(std::string_view name, std::uint32_t id, std::uint32_t grid,
-                   std::uint32_t threads, std::uint32_t shmem, int binary_version) {
+std::string trace_header(std::string_view name, std::uint32_t id, std::uint32_t grid,
+                         std::uint32_t threads, std::uint32_t shmem, int binary_version) {
   return fmt::format(
       "-kernel name = {}\n-kernel id = {}\n-grid dim = ({},1,1)\n-block dim = ({},1,1)\n"
       "-shmem = {}\n-nregs = 40\n-binary version = {}\n-cuda stream id = 0\n"
@@ -15,12 +14,10 @@ std::string header(std::string_view name, std::uint32_t id, std::uint32_t grid,
       name, id, grid, threads, shmem, binary_version);
 }
 
-}  // namespace
-
 std::string chase_trace(const std::string& opcode,
                         const std::vector<std::vector<std::uint64_t>>& addresses,
                         int binary_version) {
-  std::string t = header("chase", 1, 1, 32, opcode == "LDS" ? 49152 : 0, binary_version);
+  std::string t = trace_header("chase", 1, 1, 32, opcode == "LDS" ? 49152 : 0, binary_version);
   t += fmt::format("#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\ninsts = {}\n",
                    addresses.size() + 1);
   std::uint64_t pc = 0;
@@ -40,7 +37,7 @@ std::string stream_trace(std::uint32_t ctas, std::uint32_t warps, std::uint32_t 
                          std::uint32_t region_loads, bool l1_bypass) {
   const std::uint32_t per_region = region_loads == 0 ? loads : region_loads;
   const char* opcode = l1_bypass ? "LDG.E.128.STRONG.GPU" : "LDG.E.128";
-  std::string t = header("stream", kernel_id, ctas, 32 * warps, 0, binary_version);
+  std::string t = trace_header("stream", kernel_id, ctas, 32 * warps, 0, binary_version);
   for (std::uint32_t c = 0; c < ctas; ++c) {
     t += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\n", c);
     for (std::uint32_t w = 0; w < warps; ++w) {

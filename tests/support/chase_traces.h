@@ -3,9 +3,15 @@
 // load chains of one warp, and many SMs streaming wide loads.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace sassim::measure {
+
+// The kernel header of the generated traces (tracer version 4): `grid` x 1 x 1 CTAs of
+// `threads` x 1 x 1 threads.
+std::string trace_header(std::string_view name, std::uint32_t id, std::uint32_t grid,
+                         std::uint32_t threads, std::uint32_t shmem, int binary_version);
 
 // One CTA of one warp running dependent loads R2 <- [R2], one per entry of
 // `addresses`; each entry holds the addresses of the active lanes (lanes 0..n-1).

@@ -7,18 +7,14 @@
 #include <fmt/format.h>
 
 #include "sim/gpu.h"
+#include "tests/support/chase_traces.h"
 #include "traces/text_trace.h"
 
 namespace sassim::measure {
 
 std::string store_once_trace(std::uint32_t ctas, std::uint32_t threads, std::uint32_t shmem,
                              int binary_version) {
-  std::string t = fmt::format(
-      "-kernel name = store_once\n-kernel id = 1\n-grid dim = ({},1,1)\n-block dim = ({},1,1)\n"
-      "-shmem = {}\n-nregs = 16\n-binary version = {}\n-cuda stream id = 0\n"
-      "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
-      "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n",
-      ctas, threads, shmem, binary_version);
+  std::string t = trace_header("store_once", 1, ctas, threads, shmem, binary_version);
   constexpr std::uint64_t kArray = 0x7f1000000000;
   const std::uint32_t warps = (threads + 31) / 32;
   for (std::uint32_t c = 0; c < ctas; ++c) {
@@ -53,6 +49,19 @@ double cta_turnaround_cycles(const config::GpuConfig& config, std::uint32_t thre
   };
   constexpr std::uint32_t kShort = 8, kLong = 16;
   return (cycles(kLong) - cycles(kShort)) / (kLong - kShort);
+}
+
+std::span<const StreamInitPoint> stream_init_points() {
+  static constexpr StreamInitPoint kPoints[] = {
+      {"v100", "V100", "v100.txt", 80, 1380, 16, 39, true},
+      {"v100", "V100", "v100.txt", 80, 1380, 160, 369, false},
+      {"a100", "A100 40 GB", "a100_40.txt", 108, 1410, 16, 54, true},
+      {"a100", "A100 40 GB", "a100_40.txt", 108, 1410, 256, 802, false},
+      {"a100", "A100 40 GB", "a100_40.txt", 108, 1410, 512, 1501, false},
+      {"h100", "GH200", "gh200.txt", 132, 1980, 16, 77, true},
+      {"h100", "GH200", "gh200.txt", 132, 1980, 160, 731, false},
+  };
+  return kPoints;
 }
 
 double turnaround_from_bandwidth(double gbps, std::uint32_t sms, std::uint32_t threads,

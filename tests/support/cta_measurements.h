@@ -4,6 +4,7 @@
 // This is the shape of the RRZE gpu-benches "gpu-stream" init kernel at one CTA per
 // SM, whose bandwidth at small blocks is set by the CTA turnaround, not by memory.
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "configs/sassim_config.pb.h"
@@ -26,5 +27,20 @@ double cta_turnaround_cycles(const config::GpuConfig& config, std::uint32_t thre
 // `core_mhz`.
 double turnaround_from_bandwidth(double gbps, std::uint32_t sms, std::uint32_t threads,
                                  double core_mhz);
+
+// One measurement of that kernel at one CTA per SM (the init column of
+// ../shared/reference-traces/gpu-benches-rrze/gpu-stream/<file>).
+struct StreamInitPoint {
+  const char* preset;
+  const char* part;  // the measured GPU
+  const char* file;  // gpu-stream result file
+  std::uint32_t sms;
+  double mhz;  // clock under load (the same repository's gpu-latency samples)
+  std::uint32_t threads;
+  double gbps;
+  bool calibration;  // sets the preset's cta_launch_latency_cycles; the others are checks
+  double turnaround() const { return turnaround_from_bandwidth(gbps, sms, threads, mhz); }
+};
+std::span<const StreamInitPoint> stream_init_points();
 
 }  // namespace sassim::measure
