@@ -5,9 +5,11 @@
 // issues; UTMACMDFLUSH commits the open group and opens the next; DEPBAR.LE SB0, N
 // lets the warp go on once every committed group but the newest N has had its
 // shared-memory source read (the `.read` form: the TMA engine sent its last request).
-// The plain form is DEPBAR.LE followed by CCTL.IVALL, which (as MEMBAR) waits for the
-// warp's accesses, here including the writes of its stores until the L2 acknowledged
-// them (docs/MODEL.md has the sources).
+// The plain form is DEPBAR.LE followed by CCTL.IVALL: after DEPBAR.LE SB0, N with N > 0
+// the CCTL.IVALL waits until every committed group but the newest N has had its writes
+// acknowledged by the L2 (and for nothing else); with N = 0, or without a DEPBAR.LE
+// before it, it waits as MEMBAR for all the warp's accesses, acknowledgements included
+// (docs/MODEL.md has the sources and the reasoning).
 #include <cstdint>
 
 #include "sim/async_groups.h"
@@ -59,6 +61,17 @@ inline bool bulk_reads_within(const Warp& w, std::uint32_t allowed) {
   return true;
 }
 
+// True when every committed group but the newest `allowed` has had its writes
+// acknowledged.
+inline bool bulk_acks_within(const Warp& w, std::uint32_t allowed) {
+  if (w.bulk_groups.size() <= 1) return true;
+  const std::size_t committed = w.bulk_groups.size() - 1;
+  for (std::size_t i = 0; i < committed; ++i) {
+    if (w.bulk_groups[i].unacked > 0) return committed - i <= allowed;
+  }
+  return true;
+}
+
 // DEPBAR.LE SB0, N in register-scoreboard mode: the LDGSTS groups and the bulk groups.
 inline bool depbar_groups_within(const Warp& w, std::uint32_t allowed) {
   return async_groups_within(w, allowed) && bulk_reads_within(w, allowed);
@@ -67,6 +80,20 @@ inline bool depbar_groups_within(const Warp& w, std::uint32_t allowed) {
 // MEMBAR (and CCTL): nothing of the warp in flight, acknowledgements included.
 inline bool accesses_drained(const Warp& w) {
   return w.outstanding == 0 && w.bulk_unacked == 0;
+}
+
+// A memory barrier issues: CCTL.IVALL (`invalidates_l1`) after DEPBAR.LE SB0, N with
+// N > 0 waits for the bulk groups' acknowledgements only, any other for every access.
+inline void start_memory_barrier(Warp& w, bool invalidates_l1) {
+  w.wait_async_only = false;
+  w.wait_bulk_acks = invalidates_l1 && w.bulk_wait_groups > 0;
+}
+
+// What a warp in kWaitMemory waits for is done.
+inline bool memory_wait_done(const Warp& w) {
+  if (w.wait_async_only) return depbar_groups_within(w, w.async_wait_groups);
+  if (w.wait_bulk_acks) return bulk_acks_within(w, w.bulk_wait_groups);
+  return accesses_drained(w);
 }
 
 }  // namespace sassim::sim

@@ -129,9 +129,11 @@ ExecTiming::ExecTiming(const config::SmConfig& sm, isa::Arch arch, isa::Arch con
   latency_by_id_.assign(table.size(), 0);
   waits_async_.assign(table.size(), false);
   commits_async_.assign(table.size(), false);
+  invalidates_l1_.assign(table.size(), false);
   for (std::uint16_t id = 0; id < table.size(); ++id) {
     waits_async_[id] = table.mnemonic(id) == "DEPBAR";
     commits_async_[id] = table.mnemonic(id) == "LDGDEPBAR";
+    invalidates_l1_[id] = table.mnemonic(id) == "CCTL";
   }
   for (const auto& [mnemonic, cycles] : sm.opcode_latency_cycles()) {
     if (cycles == 0) {

@@ -30,6 +30,11 @@ class ExecTiming {
   bool waits_for_async_copies(const isa::DecodedOpcode& op) const {
     return op.id < waits_async_.size() && waits_async_[op.id];
   }
+  // True for the L1 invalidation CCTL (CCTL.IVALL after DEPBAR.LE: the plain
+  // cp.async.bulk.wait_group).
+  bool invalidates_l1(const isa::DecodedOpcode& op) const {
+    return op.id < invalidates_l1_.size() && invalidates_l1_[op.id];
+  }
   // True for opcodes that commit the warp's uncommitted asynchronous copies into a
   // group (LDGDEPBAR).
   bool commits_async_group(const isa::DecodedOpcode& op) const {
@@ -81,6 +86,7 @@ class ExecTiming {
   std::vector<std::uint32_t> latency_by_id_;  // 0 = use the class latency
   std::vector<bool> waits_async_;
   std::vector<bool> commits_async_;
+  std::vector<bool> invalidates_l1_;
   std::vector<TensorForm> tensor_forms_;  // one per distinct form, the config's last entry
 };
 

@@ -306,17 +306,27 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
       wait_at_cluster_barrier(slot, cycle, next_issue)) {
     return;
   }
-  if (active && si.op.control == isa::ControlKind::kMemoryBarrier && !accesses_drained(w)) {
-    w.state = WarpState::kWaitMemory;
-    w.wait_async_only = false;
-    w.min_issue_cycle = cycle + 1;
-    return;
+  if (active && si.op.control == isa::ControlKind::kMemoryBarrier) {
+    start_memory_barrier(w, timing.invalidates_l1(si.op));
+    if (!memory_wait_done(w)) {
+      w.state = WarpState::kWaitMemory;
+      w.min_issue_cycle = cycle + 1;
+      return;
+    }
   }
   if (si.op.control == isa::ControlKind::kWarpgroupWait) {
     wait_for_warpgroup_mma(slot, cycle);
     return;
   }
   if (timing.commits_async_group(si.op)) commit_async_group(w);
+  if (active && timing.waits_for_async_copies(si.op)) {
+    // N of DEPBAR.LE SB0, N for a CCTL.IVALL after it: from the listing, else the trace.
+    if (control == nullptr) {
+      w.bulk_wait_groups = depbar_allowed_groups(si.immediate);
+    } else if ((*control)[wi.static_index].depbar_sb == 0) {
+      w.bulk_wait_groups = (*control)[wi.static_index].depbar_max;
+    }
+  }
   if (control == nullptr && timing.waits_for_async_copies(si.op) &&
       !depbar_groups_within(w, depbar_allowed_groups(si.immediate))) {
     w.async_wait_groups = depbar_allowed_groups(si.immediate);

@@ -135,7 +135,7 @@ void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
       advance(slot, std::max(w.min_issue_cycle, cycle));
       break;
     case WarpState::kWaitMemory:
-      if (w.wait_async_only ? depbar_groups_within(w, w.async_wait_groups) : accesses_drained(w)) {
+      if (memory_wait_done(w)) {
         w.state = WarpState::kRunning;
         advance(slot, std::max(w.min_issue_cycle, cycle));
       }

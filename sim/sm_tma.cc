@@ -180,7 +180,7 @@ void Sm::complete_bulk_ack(std::uint32_t token, std::uint64_t cycle) {
   if (w.state == WarpState::kFree || w.age != p.warp_age) return;  // the warp exited
   --w.bulk_unacked;
   bulk_writes_acknowledged(w, p.bulk_group);
-  if (w.state == WarpState::kWaitMemory && !w.wait_async_only && accesses_drained(w)) {
+  if (w.state == WarpState::kWaitMemory && memory_wait_done(w)) {
     w.state = WarpState::kRunning;
     advance(p.slot, std::max(w.min_issue_cycle, cycle));
   }

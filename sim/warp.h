@@ -63,6 +63,10 @@ struct Warp {
   std::vector<BulkGroup> bulk_groups;
   std::uint64_t bulk_group_base = 0;
   std::uint32_t bulk_unacked = 0;
+  // N of the warp's last DEPBAR.LE SB0, N, and whether the warp in kWaitMemory waits at
+  // a CCTL.IVALL for the acknowledgements of all bulk groups but the newest N.
+  std::uint32_t bulk_wait_groups = 0;
+  bool wait_bulk_acks = false;
   // Shared offset of the mbarrier of the warp's last arrive.expect_tx (sim/sm_tma.cc);
   // ~0: none yet.
   std::uint64_t tx_barrier = ~std::uint64_t{0};

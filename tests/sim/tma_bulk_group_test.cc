@@ -97,6 +97,51 @@ TEST_F(BulkGroups, WaitGroupOneWithTwoGroupsResumesWhenTheFirstHasBeenRead) {
   EXPECT_EQ(recorder_.cycle_of(0x70), source_read(second, 128));
 }
 
+TEST_F(BulkGroups, PlainWaitGroupOneResumesWhenTheOlderGroupsWritesAreAcknowledged) {
+  // cp.async.bulk.wait_group 1 behind two committed groups: DEPBAR.LE SB0, 0x1 then
+  // CCTL.IVALL, which waits for the first group's acknowledgements, not the second's.
+  run({warp_text(0, {store("0000", 256, "0x20000"), commit("0010"), store("0020", 4096, "0x30000"),
+                     commit("0030"), wait_group("0040", 1), line("0050", "CCTL.IVALL"),
+                     line("0060", "NOP"), line("0070", "EXIT")})},
+      kL2);
+  const std::uint64_t first = source_read(recorder_.cycle_of(0x0), 8);
+  const std::uint64_t second = source_read(recorder_.cycle_of(0x20), 128);
+  EXPECT_EQ(recorder_.cycle_of(0x50), first);
+  // The first group's last write left at `first`, its acknowledgement is back kAck
+  // later; the second's comes back at second + kAck (> first + kAck: 128 sectors).
+  EXPECT_EQ(recorder_.cycle_of(0x60), first + kAck);
+  EXPECT_LT(first + kAck, second + kAck);
+  EXPECT_EQ(cycles_in(WarpCycleState::kMembar), kAck - 1);
+}
+
+TEST_F(BulkGroups, PlainWaitGroupOneDoesNotWaitForOrdinaryLoads) {
+  // A global load in flight (the mock answers it kLongL2 cycles after it left address
+  // generation) is not waited for by the CCTL.IVALL of wait_group 1: only bulk groups.
+  constexpr std::uint64_t kLongL2 = 400;
+  run({warp_text(
+          0, {store("0000", 256, "0x20000"), commit("0010"), store("0020", 256, "0x30000"),
+              commit("0030"), "0040 00000001 1 R8 LDG.E 1 R4 4 0 0x40000 0", wait_group("0050", 1),
+              line("0060", "CCTL.IVALL"), line("0070", "NOP"), line("0080", "EXIT")})},
+      kLongL2);
+  const std::uint64_t first = source_read(recorder_.cycle_of(0x0), 8);
+  const std::uint64_t load_done =
+      recorder_.cycle_of(0x40) + config_.sm().units().memory().latency_cycles() + kLongL2;
+  EXPECT_EQ(recorder_.cycle_of(0x70), first + kAck);
+  EXPECT_LT(first + kAck, load_done);
+}
+
+TEST_F(BulkGroups, PlainWaitGroupZeroStillWaitsForOrdinaryLoads) {
+  // N = 0: CCTL.IVALL waits as a memory barrier for every access, the load included.
+  constexpr std::uint64_t kLongL2 = 400;
+  run({warp_text(0, {store("0000", 256, "0x20000"), commit("0010"),
+                     "0020 00000001 1 R8 LDG.E 1 R4 4 0 0x40000 0", wait_group("0030", 0),
+                     line("0040", "CCTL.IVALL"), line("0050", "NOP"), line("0060", "EXIT")})},
+      kLongL2);
+  const std::uint64_t load_done =
+      recorder_.cycle_of(0x20) + config_.sm().units().memory().latency_cycles() + kLongL2;
+  EXPECT_EQ(recorder_.cycle_of(0x50), load_done);
+}
+
 TEST_F(BulkGroups, WaitGroupZeroWaitsForEveryCommittedGroupButNotTheOpenOne) {
   // The second store is not committed: wait_group 0 waits for the first only.
   run({warp_text(0, {store("0000", 256, "0x20000"), commit("0010"), store("0020", 4096, "0x30000"),
