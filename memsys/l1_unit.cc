@@ -169,6 +169,14 @@ std::uint64_t L1Unit::read_tensor_operands(std::uint32_t bytes, Picos now) {
   return data_path_.consume(static_cast<std::int64_t>(bytes));
 }
 
+std::uint64_t L1Unit::remote_shared_access(std::uint32_t bytes, Picos now) {
+  const std::uint64_t cycle = now / clock_.period_ps;
+  data_path_.refill(cycle);
+  const std::uint64_t wait = data_path_.available() ? 0 : data_path_.next_available() - cycle;
+  data_path_.consume(static_cast<std::int64_t>(bytes));
+  return wait;
+}
+
 // ---- tick ------------------------------------------------------------------------
 
 bool L1Unit::tick(std::uint64_t cycle, Picos now) {

@@ -33,7 +33,8 @@
 // - Atomics: one request per line, executed at the L2 (the L1's copies of those
 //   sectors are invalidated); complete when every response is back.
 // - The data path moves data_bytes_per_cycle (a byte credit shared by hits, fills,
-//   shared passes and async-copy writes); a response waits while it has no credit.
+//   shared passes, async-copy writes, wgmma operand reads and the accesses of other
+//   SMs of the cluster); a response waits while it has no credit.
 // - TMA / bulk copies (submit_tma) go to the unit's TmaEngine (memsys/tma_engine.h),
 //   which shares the interconnect port and the data path; its responses bypass the L1.
 // Completed tokens pop in completion-time order, ties in submission order.
@@ -81,6 +82,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   Picos next_completion_ps() const override;
   std::uint32_t outstanding() const override { return outstanding_; }
   std::uint64_t read_tensor_operands(std::uint32_t bytes, Picos now) override;
+  std::uint64_t remote_shared_access(std::uint32_t bytes, Picos now) override;
 
   // ClockedUnit
   bool tick(std::uint64_t cycle, Picos now) override;

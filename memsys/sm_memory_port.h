@@ -69,6 +69,16 @@ class SmMemoryPort {
     (void)now;
     return 0;
   }
+  // Bytes another SM of the cluster reads from or writes into this SM's shared memory
+  // from time now on (distributed shared memory, TMA multicast data). They take the
+  // shared data path's bandwidth as the SM's own shared accesses do, queued behind the
+  // traffic it already holds. Returns the core cycles until they begin on the data path
+  // (0: at once); 0 where the port does not limit it.
+  virtual std::uint64_t remote_shared_access(std::uint32_t bytes, Picos now) {
+    (void)bytes;
+    (void)now;
+    return 0;
+  }
   // The SM's shared-memory carve-out changed to `shared_bytes` (l1.shared_carveout_options_bytes,
   // set while no CTA is resident): the rest of the unified array becomes L1 data cache.
   virtual void set_shared_carveout(std::uint32_t shared_bytes) { (void)shared_bytes; }

@@ -10,6 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include "sim/remote_shared.h"
+
 namespace sassim::sim {
 
 // An SM holding CTAs of a cluster.
@@ -22,11 +24,16 @@ class ClusterBarrierMember {
                                          std::uint64_t resume_cycle) = 0;
   // A TMA multicast load of another CTA of the cluster (sim/sm_multicast.cc) will write
   // `bytes` into the shared memory of the CTA in `cta_slot`, completing on its mbarrier
-  // at shared offset `barrier`: issued now; its data is written at `cycle`.
+  // at shared offset `barrier`: issued now.
   virtual void multicast_issued(std::uint32_t /*cta_slot*/, std::uint64_t /*barrier*/,
                                 std::uint64_t /*bytes*/) {}
-  virtual void multicast_written(std::uint32_t /*cta_slot*/, std::uint64_t /*barrier*/,
-                                 std::uint64_t /*bytes*/, std::uint64_t /*cycle*/) {}
+  // Multicast data or a distributed shared memory access from an SM of the cluster
+  // reaches this SM's shared memory at access.at (later than the sender's cycle).
+  virtual void remote_shared_arrives(const RemoteSharedAccess& /*access*/) {}
+  // The reply to this SM's distributed shared memory access `token` (its sequence
+  // number `seq`) reaches it at `cycle` (later than the replying SM's cycle).
+  virtual void dsmem_replied(std::uint64_t /*seq*/, std::uint32_t /*token*/,
+                             std::uint64_t /*cycle*/) {}
 };
 
 class ClusterBarrier {

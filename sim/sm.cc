@@ -47,8 +47,6 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
   address_stage_ = TimedQueue<memsys::WarpMemAccess>(sub_cores * per_sub_core);
   // Entries leave after a fixed latency, at most one per sub-core per cycle enters.
   tma_stage_ = TimedQueue<std::uint32_t>(sub_cores * (mem.latency_cycles() + 1) + 64);
-  // At most one access per warp instruction in flight: bounded by the tokens.
-  dsmem_stage_ = TimedQueue<std::uint32_t>(std::size_t{max_warps_} * 256);
   wgmma_.set_shared_data_path(&port_, config.l1().data_bytes_per_cycle());
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
@@ -357,8 +355,9 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
     c.cluster = ClusterMembership{};
     std::erase_if(cluster_releases_,
                   [&](const ClusterRelease& r) { return r.cta_slot == cta_slot; });
-    std::erase_if(multicast_writes_,
-                  [&](const MulticastWrite& m) { return m.barrier.cta_slot == cta_slot; });
+    std::erase_if(remote_shared_, [&](const RemoteSharedAccess& a) {
+      return a.multicast && a.barrier.cta_slot == cta_slot;
+    });
   }
   used_warps_ -= c.resources.warps;
   used_threads_ -= c.resources.threads;
@@ -392,7 +391,7 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after, bool every_warp) const {
 bool Sm::tick(std::uint64_t cycle, Picos now) {
   bool progress = complete_memory(cycle, now);
   if (!cluster_releases_.empty()) progress |= deliver_cluster_releases(cycle);
-  if (!multicast_writes_.empty()) progress |= deliver_multicast(cycle);
+  if (!remote_shared_.empty()) progress |= deliver_remote_shared(cycle, now);
   progress |= submit_addresses(now);
   progress |= submit_tma_copies(cycle, now);
   if (resident_ctas_ != 0) {
@@ -417,9 +416,9 @@ Picos Sm::next_event_ps() const {
   Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
   t = std::min(t, address_stage_.front_ready_ps());
   t = std::min(t, tma_stage_.front_ready_ps());
-  t = std::min(t, dsmem_stage_.front_ready_ps());
+  if (!dsmem_replies_.empty()) t = std::min(t, clock_.edge(dsmem_replies_.front().at));
   if (!cluster_releases_.empty()) t = std::min(t, clock_.edge(cluster_releases_.front().at));
-  if (!multicast_writes_.empty()) t = std::min(t, clock_.edge(multicast_writes_.front().at));
+  if (!remote_shared_.empty()) t = std::min(t, clock_.edge(remote_shared_.front().at));
   return std::min(t, port_.next_completion_ps());
 }
 

@@ -79,8 +79,8 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
                                  std::uint64_t resume_cycle) override;
   void multicast_issued(std::uint32_t cta_slot, std::uint64_t barrier,
                         std::uint64_t bytes) override;
-  void multicast_written(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes,
-                         std::uint64_t cycle) override;
+  void remote_shared_arrives(const RemoteSharedAccess& access) override;
+  void dsmem_replied(std::uint64_t seq, std::uint32_t token, std::uint64_t cycle) override;
   std::uint32_t resident_ctas() const { return resident_ctas_; }
   const SmCounters& counters() const { return counters_; }
   const FrontendCounters& frontend_counters() const { return frontend_.counters(); }
@@ -130,20 +130,25 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   // Resumes the warps of completed cluster barriers due by `cycle`.
   bool deliver_cluster_releases(std::uint64_t cycle);
   // TMA multicast loads (sm_multicast.cc): the other CTAs of the cluster in `ranks`
-  // expect `bytes` on their mbarrier at shared offset `barrier` / receive them at
-  // `cycle` (this SM's CTAs then, others cluster.dsmem_latency_cycles later); the
-  // multicast data due by `cycle` completes its transactions.
+  // expect `bytes` on their mbarrier at shared offset `barrier` / the copy completed at
+  // `cycle`: this SM's CTAs receive them then, others over the SM-to-SM network.
   void multicast_issue(const CtaSlot& c, std::uint32_t ranks, std::uint64_t barrier,
                        std::uint64_t bytes);
   void multicast_complete(const CtaSlot& c, std::uint32_t ranks, std::uint64_t barrier,
                           std::uint64_t bytes, std::uint64_t cycle);
-  bool deliver_multicast(std::uint64_t cycle);
+  // Takes `bytes` through this SM's port into the SM-to-SM network from `cycle` on
+  // (after what it holds); returns the cycle they have left it.
+  std::uint64_t cross_network_port(std::uint64_t cycle, std::uint64_t bytes);
+  // The accesses of other SMs due at this SM's shared memory by `cycle`
+  // (sm_remote_shared.cc): they take its data path; multicast data completes its
+  // transactions, distributed shared memory accesses are answered.
+  bool deliver_remote_shared(std::uint64_t cycle, Picos now);
   // Distributed shared memory (sm_dsmem.cc): the cluster rank whose shared memory a
   // generic or shared address of the CTA names, if it lies in the cluster window.
   std::optional<std::uint32_t> cluster_shared_rank(const CtaSlot& c, std::uint64_t address) const;
   // Sends an access to another CTA's shared memory over the SM-to-SM network.
   void send_dsmem(const memsys::WarpMemAccess& access, Picos now);
-  bool complete_dsmem(std::uint64_t cycle, Picos now);
+  bool complete_dsmem(std::uint64_t cycle);
   // A completed memory access or copy (its token); sm_memory.cc.
   void complete_access(std::uint32_t token, std::uint64_t cycle);
   std::uint32_t acquire_token();
@@ -232,16 +237,14 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
     std::uint64_t resume = 0;
   };
   std::vector<ClusterRelease> cluster_releases_;
-  // TMA multicast data for this SM's CTAs, by the cycle it is written (sm_multicast.cc).
-  struct MulticastWrite {
-    std::uint64_t at = 0;
-    MbarrierKey barrier;
-    std::uint64_t bytes = 0;
-  };
-  std::vector<MulticastWrite> multicast_writes_;
-  // Remote shared-memory accesses (by token) on the SM-to-SM network until their reply;
-  // the SM's port into the network is busy until dsmem_free_.
-  TimedQueue<std::uint32_t> dsmem_stage_;
+  // Multicast data and remote accesses coming to this SM's shared memory, in
+  // (cycle, sending SM, sequence) order (sim/remote_shared.h).
+  std::vector<RemoteSharedAccess> remote_shared_;
+  // This SM's remote shared-memory accesses on the SM-to-SM network until their reply,
+  // in (cycle, sequence) order; what it has sent so far; its port into the network is
+  // busy until dsmem_free_.
+  std::vector<DsmemReply> dsmem_replies_;
+  std::uint64_t remote_seq_ = 0;
   std::uint64_t dsmem_free_ = 0;
 
   std::uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_registers_ = 0,

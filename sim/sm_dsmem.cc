@@ -3,8 +3,11 @@
 // clusters") goes to the shared memory of the CTA of that rank. To its own CTA it is
 // an ordinary shared access; to another it leaves the address stage for the GPC's
 // SM-to-SM network instead of the L1: the SM's port into the network moves
-// cluster.dsmem_bytes_per_cycle, and the access completes (its load destinations
-// become ready) cluster.dsmem_latency_cycles after it has left the port.
+// cluster.dsmem_bytes_per_cycle; the access reaches the target SM floor(L / 2) cycles
+// after it has left the port (L = cluster.dsmem_latency_cycles), takes that SM's
+// shared data path there (sim/sm_remote_shared.cc), and its reply is back (its load
+// destinations become ready) L - floor(L / 2) cycles after it was served: L after
+// leaving the port when the target's data path is free.
 #include <algorithm>
 #include <bit>
 
@@ -24,20 +27,48 @@ std::optional<std::uint32_t> Sm::cluster_shared_rank(const CtaSlot& c,
   return static_cast<std::uint32_t>(slot - 1);
 }
 
+std::uint64_t Sm::cross_network_port(std::uint64_t cycle, std::uint64_t bytes) {
+  const std::uint64_t start = std::max(cycle, dsmem_free_);
+  const std::uint64_t rate = std::max<std::uint32_t>(dsmem_bytes_per_cycle_, 1);
+  dsmem_free_ = start + std::max<std::uint64_t>((bytes + rate - 1) / rate, 1);
+  return dsmem_free_;
+}
+
 void Sm::send_dsmem(const memsys::WarpMemAccess& access, Picos now) {
   const std::uint64_t cycle = now / clock_.period_ps;
   const std::uint64_t bytes = std::uint64_t{access.bytes_per_thread} *
                               static_cast<unsigned>(std::popcount(access.active_mask));
-  const std::uint64_t start = std::max(cycle, dsmem_free_);
-  const std::uint64_t rate = std::max<std::uint32_t>(dsmem_bytes_per_cycle_, 1);
-  dsmem_free_ = start + std::max<std::uint64_t>((bytes + rate - 1) / rate, 1);
-  dsmem_stage_.push(access.token, now, clock_.edge(dsmem_free_ + dsmem_latency_));
+  const std::uint64_t left = cross_network_port(cycle, bytes);
+  const std::uint64_t seq = remote_seq_++;
+  const PendingAccess& p = pending_[access.token];
+  const CtaSlot& c = ctas_[warps_[p.slot].cta_slot];
+  const ClusterBarrier::Member* target =
+      c.cluster.barrier ? c.cluster.barrier->member(p.dsmem_rank) : nullptr;
+  if (target == nullptr) {  // the CTA is not resident: no target data path to take
+    insert_dsmem_reply(dsmem_replies_, DsmemReply{left + dsmem_latency_, seq, access.token});
+    return;
+  }
+  RemoteSharedAccess a;
+  a.at = left + dsmem_latency_ / 2;
+  a.from_sm = id_;
+  a.seq = seq;
+  a.bytes = bytes;
+  a.sender = this;
+  a.token = access.token;
+  a.reply_cycles = std::max<std::uint32_t>(dsmem_latency_ - dsmem_latency_ / 2, 1);
+  target->sm->remote_shared_arrives(a);
 }
 
-bool Sm::complete_dsmem(std::uint64_t cycle, Picos now) {
+void Sm::dsmem_replied(std::uint64_t seq, std::uint32_t token, std::uint64_t cycle) {
+  insert_dsmem_reply(dsmem_replies_, DsmemReply{cycle, seq, token});
+}
+
+bool Sm::complete_dsmem(std::uint64_t cycle) {
   bool progress = false;
-  while (dsmem_stage_.ready(now)) {
-    complete_access(dsmem_stage_.pop(), cycle);
+  while (!dsmem_replies_.empty() && dsmem_replies_.front().at <= cycle) {
+    const std::uint32_t token = dsmem_replies_.front().token;
+    dsmem_replies_.erase(dsmem_replies_.begin());
+    complete_access(token, cycle);
     progress = true;
   }
   return progress;

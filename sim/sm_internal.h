@@ -28,6 +28,7 @@ struct Sm::PendingAccess {
   unsigned slot = 0;
   bool async = false;
   bool dsmem = false;             // to another CTA's shared memory (sm_dsmem.cc)
+  std::uint32_t dsmem_rank = 0;   // and that CTA's cluster rank
   std::uint64_t async_group = 0;  // async copies: the warp's group it belongs to
   std::uint8_t num_dst = 0;
   std::uint8_t write_sb = kNoScoreboard;  // control-bit mode: released on completion

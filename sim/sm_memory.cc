@@ -16,10 +16,12 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   const std::uint64_t* addrs = c.trace.addresses.data() + wi.addr_begin;
   isa::MemSpace space = si.op.space;
   bool dsmem = false;
+  std::uint32_t dsmem_rank = 0;
   if (space == isa::MemSpace::kGeneric || space == isa::MemSpace::kShared) {
     if (const auto rank = cluster_shared_rank(c, addrs[0])) {
       space = isa::MemSpace::kShared;
       dsmem = *rank != c.cluster.rank;
+      dsmem_rank = *rank;
     }
   }
   if (space == isa::MemSpace::kGeneric) {
@@ -39,6 +41,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   p.slot = slot;
   p.tma = false;
   p.dsmem = dsmem;
+  p.dsmem_rank = dsmem_rank;
   p.bulk = false;
   p.bulk_ack = false;
   p.async = si.op.mem == isa::MemKind::kAsyncCopy;
@@ -105,7 +108,7 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
     progress = true;
     complete_access(*token, cycle);
   }
-  if (!dsmem_stage_.empty()) progress |= complete_dsmem(cycle, now);
+  if (!dsmem_replies_.empty()) progress |= complete_dsmem(cycle);
   return progress;
 }
 

@@ -141,6 +141,21 @@ TEST(L1Timing, TensorOperandReadsTakeTheSharedDataPath) {
   EXPECT_EQ(sm.submitted_at(1) + sm.latency(1), (32 + 10 - 1) * kCycle);
 }
 
+TEST(L1Timing, RemoteSharedAccessesQueueOnTheSharedDataPath) {
+  Rig rig(small_config());
+  testing::MockSm& sm = rig.sm(0);
+  SmMemoryPort& port = rig.memory->port(0);
+  // 512 bytes of another SM at 128 bytes per cycle: begin at once, hold cycles 0..3;
+  // the next 512 begin when those are over (4 cycles later) and hold 4..7.
+  EXPECT_EQ(port.remote_shared_access(512, 0), 0U);
+  EXPECT_EQ(port.remote_shared_access(512, 0), 4U);
+  sm.schedule(0, 1, isa::MemSpace::kShared, isa::MemKind::kLoad, strided(0, 4));
+  rig.run();
+  // The load's bank pass takes cycle 8; its data is in the registers shared latency - 1
+  // cycles after.
+  EXPECT_EQ(sm.submitted_at(1) + sm.latency(1), (8 + 10 - 1) * kCycle);
+}
+
 TEST(L1Timing, CompletionsPopInTimeOrderTiesInSubmissionOrder) {
   config::GpuConfig c = small_config();
   c.mutable_l1()->set_tag_lookups_per_cycle(2);

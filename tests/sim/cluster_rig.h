@@ -1,7 +1,8 @@
 #pragma once
 // Runs one kernel with thread block clusters on a few SMs of testing::small_config()
 // grouped into GPCs, each CTA one warp with its own hand-built instructions, and
-// records every placement and every issue.
+// records every placement and every issue. The SMs' memory ports complete every
+// access after one cycle, or are those of a memory system built from the config.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "memsys/engine.h"
+#include "memsys/memory_system.h"
 #include "sim/cta_scheduler.h"
 #include "sim/exec_timing.h"
 #include "sim_fixtures.h"
@@ -102,6 +104,11 @@ class ClusterRig {
     config_.set_num_sms(num_sms);
   }
   config::GpuConfig& config() { return config_; }
+  // The SMs' accesses go through memsys::make_memory_system(config()) (which needs the
+  // memory sections of the config) instead of fixed-latency ports.
+  void use_memory_system() { memory_system_ = true; }
+  // The engine ticks the SMs in descending SM number (results must not depend on it).
+  void reverse_tick_order() { reversed_ = true; }
 
   // Runs the kernel to its end; returns the last cycle.
   std::uint64_t run(ClusterKernel& kernel) {
@@ -115,13 +122,20 @@ class ClusterRig {
     Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 10000);
     std::vector<Sm*> raw;
     recorders.resize(config_.num_sms());
+    if (memory_system_) {
+      memory_ = memsys::make_memory_system(config_);
+      for (const auto& [domain, unit] : memory_->units()) engine.add(domain, unit);
+    }
     for (std::uint32_t i = 0; i < config_.num_sms(); ++i) {
-      ports_.push_back(std::make_unique<FixedLatencyPort>(kCycle));
-      sms.push_back(std::make_unique<Sm>(i, config_, *ports_.back(), Clock{kCycle}));
+      if (!memory_system_) ports_.push_back(std::make_unique<FixedLatencyPort>(kCycle));
+      memsys::SmMemoryPort& port = memory_system_ ? memory_->port(i) : *ports_.back();
+      sms.push_back(std::make_unique<Sm>(i, config_, port, Clock{kCycle}));
       sms.back()->set_issue_observer(&recorders[i]);
       sms.back()->set_warp_state_accounting(WarpStateAccounting::kChecked);
       raw.push_back(sms.back().get());
-      engine.add(ClockDomain::kCore, raw.back());
+    }
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      engine.add(ClockDomain::kCore, raw[reversed_ ? raw.size() - 1 - i : i]);
     }
     scheduler_ = std::make_unique<CtaScheduler>(raw, Clock{kCycle});
     scheduler_->set_clusters(GpcLayout(gpc_sms_), config_.cluster().barrier_latency_cycles());
@@ -142,6 +156,8 @@ class ClusterRig {
   std::unique_ptr<ExecTiming> timing_;
   KernelContext context_;
   std::vector<std::unique_ptr<FixedLatencyPort>> ports_;
+  std::unique_ptr<memsys::MemorySystem> memory_;
+  bool memory_system_ = false, reversed_ = false;
   std::unique_ptr<CtaScheduler> scheduler_;
 };
 

@@ -1,7 +1,10 @@
-// TMA multicast (sim/sm_multicast.cc): a UTMALDG with a CTA mask, issued by one CTA of
-// a cluster of two, is read once from the L2 and completes the mbarrier of every CTA
-// in the mask, on another SM cluster.dsmem_latency_cycles later. Exact cycles with the
-// TMA rig's mock port on each SM (reads answered after L = 200 cycles).
+// TMA multicast (sim/sm_multicast.cc): a UTMALDG with a CTA mask, issued by rank 0 of a
+// cluster, is read once from the L2 and completes the mbarrier of every CTA in the
+// mask; for a CTA on another SM the data first crosses the issuing SM's port into the
+// SM-to-SM network (cluster.dsmem_bytes_per_cycle, one SM after another) and arrives
+// cluster.dsmem_latency_cycles after leaving it, then takes that SM's shared data path
+// (sim/sm_remote_shared.cc). Exact cycles with the TMA rig's mock port on each SM
+// (reads answered after L = 200 cycles).
 #include <gtest/gtest.h>
 
 #include "isa/error.h"
@@ -37,22 +40,26 @@ class TmaMulticast : public TmaRig {
  protected:
   static constexpr std::uint64_t kL2 = 200;
 
-  // Runs a cluster of two one-warp CTAs on `sms` SMs of one GPC, `ctas_per_sm` at most.
-  void run_cluster(std::uint32_t sms, std::uint32_t ctas_per_sm, const char* mask = "0x3") {
+  // Runs a cluster of `ctas` one-warp CTAs on `sms` SMs of one GPC, `ctas_per_sm` at
+  // most; a non-zero `remote_bytes_per_cycle` limits each SM's shared data path for
+  // the data of other SMs.
+  void run_cluster(std::uint32_t sms, std::uint32_t ctas_per_sm, const char* mask = "0x3",
+                   std::uint32_t ctas = 2, std::uint32_t remote_bytes_per_cycle = 0) {
     config_.set_num_sms(sms);
     config_.mutable_sm()->set_max_ctas(ctas_per_sm);
     config_.mutable_cluster()->set_dsmem_latency_cycles(kDsmem);
+    config_.mutable_cluster()->set_dsmem_bytes_per_cycle(kNetworkBytesPerCycle);
     std::string text = traces::trace_text::header({.name = "k",
                                                    .tracer = "5",
                                                    .binary_version = "90",
-                                                   .grid = "(2,1,1)",
+                                                   .grid = fmt::format("({},1,1)", ctas),
                                                    .block = "(32,1,1)",
                                                    .nregs = "16",
                                                    .shmem = "1024",
-                                                   .cluster = "(2,1,1)",
+                                                   .cluster = fmt::format("({},1,1)", ctas),
                                                    .shmem_base = fmt::format("{:#x}", kShmemBase),
                                                    .local_base = "0x00007e0000000000"});
-    for (int cta = 0; cta < 2; ++cta) {
+    for (std::uint32_t cta = 0; cta < ctas; ++cta) {
       text += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\n", cta) +
               warp_text(0, cta_lines(cta == 0, mask)) + "#END_TB\n";
     }
@@ -69,6 +76,7 @@ class TmaMulticast : public TmaRig {
     recorders_.resize(sms);
     for (std::uint32_t i = 0; i < sms; ++i) {
       ports_.push_back(std::make_unique<TmaMockPort>(config_.tma(), kL2, kL2, Clock{kCycle}));
+      if (remote_bytes_per_cycle != 0) ports_.back()->limit_remote_shared(remote_bytes_per_cycle);
       sms_.push_back(std::make_unique<Sm>(i, config_, *ports_.back(), Clock{kCycle}));
       sms_.back()->set_issue_observer(&recorders_[i]);
       sms_.back()->set_warp_state_accounting(WarpStateAccounting::kChecked);
@@ -91,7 +99,13 @@ class TmaMulticast : public TmaRig {
            (128 - 1) * 32 / tma.bytes_per_cycle() + kL2;
   }
 
+  // The time one SM's copy of the 4096 bytes holds the issuing SM's network port.
+  static std::uint64_t port_cycles() {
+    return (4096 + kNetworkBytesPerCycle - 1) / kNetworkBytesPerCycle;
+  }
+
   static constexpr std::uint32_t kDsmem = 7;
+  static constexpr std::uint32_t kNetworkBytesPerCycle = 256;
   std::vector<std::unique_ptr<TmaMockPort>> ports_;
   std::vector<std::unique_ptr<Sm>> sms_;
   std::vector<IssueRecorder> recorders_;
@@ -103,15 +117,47 @@ TEST_F(TmaMulticast, OneL2ReadCompletesTheBarrierOfTheCtaOnTheOtherSmLater) {
   const std::uint64_t done = copy_done(recorders_[0].cycle_of(0x20));
   EXPECT_EQ(done, recorders_[0].cycle_of(0x20) + 4 + 66 + 31 + 200);
   EXPECT_EQ(recorders_[0].cycle_of(0x40), done);
-  EXPECT_EQ(recorders_[1].cycle_of(0x40), done + kDsmem);
+  // 4096 / 256 = 16 cycles through the network port, then the latency.
+  EXPECT_EQ(port_cycles(), 16u);
+  EXPECT_EQ(recorders_[1].cycle_of(0x40), done + port_cycles() + kDsmem);
   EXPECT_EQ(ports_[0]->sent.size(), 128u);  // 4096 bytes read once
   EXPECT_TRUE(ports_[1]->sent.empty());
+}
+
+TEST_F(TmaMulticast, TheDataLeavesForOneSmAfterAnotherInRankOrder) {
+  // Ranks 0, 1, 2 on SMs 0, 1, 2; rank 0 loads for all three (mask 0x7).
+  run_cluster(3, 1, "0x7", 3);
+  const std::uint64_t done = copy_done(recorders_[0].cycle_of(0x20));
+  EXPECT_EQ(recorders_[0].cycle_of(0x40), done);
+  // Rank 1's copy holds the port from `done` for 16 cycles, rank 2's the next 16.
+  EXPECT_EQ(recorders_[1].cycle_of(0x40), done + port_cycles() + kDsmem);      // done + 23
+  EXPECT_EQ(recorders_[2].cycle_of(0x40), done + 2 * port_cycles() + kDsmem);  // done + 39
+  EXPECT_EQ(ports_[0]->sent.size(), 128u);
+  EXPECT_TRUE(ports_[1]->sent.empty());
+  EXPECT_TRUE(ports_[2]->sent.empty());
+}
+
+TEST_F(TmaMulticast, CtasOnOneOtherSmShareOneCrossingAndQueueOnItsDataPath) {
+  // Four ranks on two SMs, two each: ranks 0 and 2 on SM 0, 1 and 3 on SM 1. Rank 0
+  // loads for all four; SM 1's shared data path moves 128 bytes per cycle.
+  constexpr std::uint32_t kDataBytesPerCycle = 128;
+  config_.mutable_sm()->set_sub_cores(2);  // each SM's two warps on their own schedulers
+  run_cluster(2, 2, "0xf", 4, kDataBytesPerCycle);
+  const std::uint64_t done = copy_done(recorders_[0].cycle_of(0x20, 0));
+  EXPECT_EQ(recorders_[0].cycle_of(0x40, 0), done);
+  EXPECT_EQ(recorders_[0].cycle_of(0x40, 1), done);  // rank 2, on the issuing SM
+  // One crossing for SM 1; its two writes arrive together, the second takes the data
+  // path when the first's 4096 / 128 = 32 cycles are over.
+  const std::uint64_t arrival = done + port_cycles() + kDsmem;
+  EXPECT_EQ(recorders_[1].cycle_of(0x40, 0), arrival);
+  EXPECT_EQ(recorders_[1].cycle_of(0x40, 1), arrival + 4096 / kDataBytesPerCycle);
 }
 
 TEST_F(TmaMulticast, CtasOnTheSameSmReceiveTheDataTogether) {
   config_.mutable_sm()->set_sub_cores(2);  // the two warps on their own schedulers
   run_cluster(1, 2);
   const std::uint64_t done = copy_done(recorders_[0].cycle_of(0x20, 0));
+  // No network crossing: both at the copy's completion.
   EXPECT_EQ(recorders_[0].cycle_of(0x40, 0), done);
   EXPECT_EQ(recorders_[0].cycle_of(0x40, 1), done);
   EXPECT_EQ(ports_[0]->sent.size(), 128u);

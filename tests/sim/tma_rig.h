@@ -2,7 +2,8 @@
 // Runs one Hopper CTA written as tracer-version-5 text on one SM whose memory port
 // is a mock: a real TmaEngine whose L2 answers every read `l2_cycles` after it was
 // sent and acknowledges every write or reduction that asks for it `ack_cycles` after
-// it was sent, an unlimited shared-memory data path, and other accesses completing
+// it was sent, a shared-memory data path unlimited for the engine (and for the accesses
+// of other SMs unless limit_remote_shared() is called), and other accesses completing
 // after a fixed latency. Records every issue.
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "memsys/byte_credit.h"
 #include "memsys/engine.h"
 #include "memsys/tma_engine.h"
 #include "sim/control_bits.h"
@@ -52,6 +54,20 @@ class TmaMockPort final : public memsys::SmMemoryPort,
   }
   std::uint32_t outstanding() const override {
     return static_cast<std::uint32_t>(completions_.size()) + engine_.copies_in_flight();
+  }
+  // Accesses of other SMs to this SM's shared memory take a data path of
+  // `bytes_per_cycle` (as memsys::L1Unit's) from now on.
+  void limit_remote_shared(std::uint32_t bytes_per_cycle) {
+    data_path_ = memsys::ByteCredit(bytes_per_cycle);
+    limited_ = true;
+  }
+  std::uint64_t remote_shared_access(std::uint32_t bytes, Picos now) override {
+    if (!limited_) return 0;
+    const std::uint64_t cycle = now / clock_.period_ps;
+    data_path_.refill(cycle);
+    const std::uint64_t wait = data_path_.available() ? 0 : data_path_.next_available() - cycle;
+    data_path_.consume(bytes);
+    return wait;
   }
   bool submit_tma(const memsys::TmaCopy& copy, Picos now) override {
     submitted_at.push_back(now / clock_.period_ps);
@@ -101,6 +117,8 @@ class TmaMockPort final : public memsys::SmMemoryPort,
   std::uint64_t l2_cycles_;
   std::uint64_t ack_cycles_;
   memsys::TmaEngine engine_;
+  memsys::ByteCredit data_path_;
+  bool limited_ = false;
   std::multimap<Picos, memsys::MemResponse> responses_;
   std::multimap<Picos, std::uint32_t> completions_;
   std::string name_ = "mock";

@@ -1,0 +1,50 @@
+// Accesses of other SMs of the cluster to this SM's shared memory: TMA multicast data
+// (sim/sm_multicast.cc) and distributed shared memory accesses (sim/sm_dsmem.cc). Each
+// takes the SM's shared data path (SmMemoryPort::remote_shared_access: the byte
+// credit of the SM's own shared and L1 accesses, l1.data_bytes_per_cycle) for its
+// bytes in the cycle it arrives, after that cycle's own accesses, or from the cycle the
+// data path has credit again when earlier traffic still holds it. Multicast data then
+// completes its bytes on the receiving CTA's mbarrier; a distributed shared memory
+// access is answered, its reply reaching the sender reply_cycles later. Taken in the
+// receiving SM's tick in (cycle, sending SM, sequence) order, so the result does not
+// depend on the order SMs are ticked in.
+#include <algorithm>
+#include <limits>
+
+#include "sim/sm.h"
+#include "sim/sm_internal.h"
+
+namespace sassim::sim {
+
+void Sm::remote_shared_arrives(const RemoteSharedAccess& access) {
+  insert_remote_shared(remote_shared_, access);
+}
+
+bool Sm::deliver_remote_shared(std::uint64_t cycle, Picos now) {
+  bool progress = false;
+  while (!remote_shared_.empty() && remote_shared_.front().at <= cycle) {
+    RemoteSharedAccess a = remote_shared_.front();
+    remote_shared_.erase(remote_shared_.begin());
+    progress = true;
+    if (!a.written) {
+      const std::uint64_t wait =
+          port_.remote_shared_access(static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                         a.bytes, std::numeric_limits<std::uint32_t>::max())),
+                                     now);
+      if (a.sender != nullptr) {
+        a.sender->dsmem_replied(a.seq, a.token, cycle + wait + a.reply_cycles);
+        continue;
+      }
+      if (wait > 0) {  // written when the data path takes it
+        a.written = true;
+        a.at = cycle + wait;
+        insert_remote_shared(remote_shared_, a);
+        continue;
+      }
+    }
+    wake_mbarrier_waiters(mbarriers_.complete_tx(a.barrier, a.bytes), cycle);
+  }
+  return progress;
+}
+
+}  // namespace sassim::sim
