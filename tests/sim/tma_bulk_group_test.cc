@@ -214,6 +214,31 @@ TEST_F(BulkGroups, ControlBitsUtmacmdflushHoldsItsReadBarrierUntilTheSourceHasBe
   EXPECT_EQ(cycles_in(WarpCycleState::kLongScoreboard), read - recorder_.cycle_of(0x10) - 1);
 }
 
+TEST_F(BulkGroups, ControlBitsPlainWaitGroupOneTakesNFromTheListing) {
+  // Two committed groups, then DEPBAR.LE SB0, 0x1 and CCTL.IVALL as nvdisasm shows the
+  // plain wait_group 1. The trace records no immediate (a tracer before version 5): N
+  // comes from the listing's operand. Stall 1 everywhere, no write barriers.
+  constexpr unsigned kNone = 7 << 5 | 7 << 8;
+  listings_.push_back(listing({{0x00, "UTMASTG.2D [UR4], [UR6]", 1 | 7 << 5 | 1 << 8},
+                               {0x10, "UTMACMDFLUSH", 1 | 7 << 5 | 0 << 8},
+                               {0x20, "UTMASTG.2D [UR8], [UR10]", 1 | 7 << 5 | 1 << 8},
+                               {0x30, "UTMACMDFLUSH", 1 | 7 << 5 | 0 << 8},
+                               {0x40, "DEPBAR.LE SB0, 0x1", 1 | kNone},
+                               {0x50, "CCTL.IVALL", 1 | kNone},
+                               {0x60, "NOP", 1 | kNone},
+                               {0x70, "EXIT", 1 | kNone}}));
+  run({warp_text(0, {store("0000", 256, "0x20000"), commit("0010"), store("0020", 4096, "0x30000"),
+                     commit("0030"), wait_group("0040", 0), line("0050", "CCTL.IVALL"),
+                     line("0060", "NOP"), line("0070", "EXIT")})},
+      kL2);
+  const std::uint64_t first = source_read(recorder_.cycle_of(0x0), 8);
+  // DEPBAR issues when the first group's source has been read (SB0 down to 1), the
+  // CCTL.IVALL its stall later; the NOP when the first group's writes are acknowledged.
+  EXPECT_EQ(recorder_.cycle_of(0x40), first);
+  EXPECT_EQ(recorder_.cycle_of(0x50), first + 1);
+  EXPECT_EQ(recorder_.cycle_of(0x60), first + kAck);
+}
+
 TEST_F(BulkGroups, TruncatedTransferListIsAnErrorNamingTheLine) {
   try {
     run({warp_text(0, {"0000 00000001 0 UBLKRED.G.S.ADD 0 0 0x0 0 256 0 3 2 0x20000 0",
