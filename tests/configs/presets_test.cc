@@ -1,5 +1,6 @@
 // Every bundled preset loads and validates; h200 inherits from h100; derived values
 // match the datasheets.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,28 @@ TEST(Presets, H200InheritsWhatItDoesNotOverride) {
   EXPECT_EQ(h100.l2().size_bytes(), 50u * 1024 * 1024);
   EXPECT_EQ(h200.dram().type(), "HBM3e");
   EXPECT_EQ(h100.dram().type(), "HBM3");
+}
+
+// h100's latency_ns is the [LUO2] H800 unloaded DRAM latency (mean of near and far
+// miss minus hit, 314 cycles at 1755 MHz) less tRCD + tCL and the mean refresh wait.
+TEST(Presets, H100DramLatencyAddsUpToTheMeasurement) {
+  const DramConfig d = load_config("h100").dram();
+  const double refresh_wait = d.t_rfc_ns() * d.t_rfc_ns() / (2 * d.t_refi_ns());
+  EXPECT_NEAR(d.latency_ns() + d.t_rcd_ns() + d.t_cl_ns() + refresh_wait, 314 / 1.755, 0.1);
+}
+
+// The HBM3 / HBM3e timings are whole clocks of tCK = 4 / data rate (rounded to 0.01 ns).
+TEST(Presets, HopperDramTimingsAreWholeHbm3Clocks) {
+  for (const char* name : {"h100", "h200"}) {
+    const DramConfig d = load_config(name).dram();
+    const double tck_ns = 4000.0 / d.data_rate_mtps();
+    for (const double t :
+         {d.t_rcd_ns(), d.t_rp_ns(), d.t_ras_ns(), d.t_cl_ns(), d.t_wl_ns(), d.t_wr_ns(),
+          d.t_ccd_s_ns(), d.t_ccd_l_ns(), d.t_rtw_ns(), d.t_wtr_ns()}) {
+      const double clocks = t / tck_ns;
+      EXPECT_NEAR(clocks, std::round(clocks), 0.01) << name << ": " << t << " ns";
+    }
+  }
 }
 
 TEST(Derived, A100PeakBandwidthMatchesTheDatasheet) {
