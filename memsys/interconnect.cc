@@ -9,7 +9,8 @@ namespace sassim::memsys {
 
 Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock,
                            std::uint32_t sector_bytes, const AddressMap& map,
-                           const NocRoutes& routes, Ports ports, Doorbell& inbox)
+                           const NocRoutes& routes, Ports ports, Doorbell& inbox,
+                           ReplicaStore* replicas)
     : name_("gpu.noc"),
       clock_(clock),
       sector_bytes_(sector_bytes),
@@ -20,7 +21,9 @@ Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock
       inbox_(inbox),
       sm_send_(sms_, ByteCredit(config.port_bytes_per_cycle())),
       port_bytes_per_cycle_(config.port_bytes_per_cycle()),
-      sm_receive_next_(sms_, 0) {
+      sm_receive_next_(sms_, 0),
+      replicas_(config.replicate_far_reads() && routes.partitions() > 1 ? replicas : nullptr),
+      routes_(routes) {
   latency_ps_.reserve(std::size_t{sms_} * slices_);
   for (std::uint32_t sm = 0; sm < sms_; ++sm) {
     for (std::uint32_t j = 0; j < slices_; ++j) {
@@ -79,7 +82,7 @@ bool Interconnect::move_responses(std::uint64_t cycle, Picos now) {
       std::uint64_t& next_free = sm_receive_next_[r.sm];
       const std::uint64_t start = std::max(cycle * port_bytes_per_cycle_, next_free);
       next_free = start + response_bytes(r);
-      const Picos arrive = clock_.edge(start / port_bytes_per_cycle_) + latency(r.sm, j);
+      const Picos arrive = clock_.edge(start / port_bytes_per_cycle_) + route_response(r, j);
       destination.push(source.pop(), now, arrive);
       ++response_packets_;
       last_granted = j;
@@ -104,7 +107,7 @@ bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
       Link<MemRequest>& destination = *ports_.slice_requests[slice];
       if (destination.full()) break;
       port.consume(request_bytes(r));
-      const Picos arrive = now + latency(sm, slice);
+      const Picos arrive = now + route_request(r, slice);
       destination.push(source.pop(), now, arrive);
       ++request_packets_;
       last_granted = sm;
@@ -113,6 +116,45 @@ bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
   }
   if (progress) request_start_ = (last_granted + 1) % sms_;
   return progress;
+}
+
+std::uint32_t Interconnect::copy_slice(std::uint32_t slice, std::uint32_t partition) const {
+  const std::uint32_t per = slices_ / routes_.partitions();
+  return slice - routes_.partition_of_slice(slice) * per + partition * per;
+}
+
+Picos Interconnect::route_request(const MemRequest& r, std::uint32_t slice) {
+  if (replicas_ == nullptr) return latency(r.sm, slice);
+  const std::uint32_t home = routes_.partition_of_slice(slice);
+  if (r.kind != ReqKind::kRead) {
+    for (std::uint32_t p = 0; p < routes_.partitions(); ++p) {
+      if (p != home) replicas_->drop(copy_slice(slice, p), r.line);
+    }
+    return latency(r.sm, slice);
+  }
+  if (!routes_.far(r.sm, slice)) return latency(r.sm, slice);
+  const std::uint32_t copy = copy_slice(slice, routes_.partition_of_sm(r.sm));
+  const bool near = replicas_->holds(copy, r.line, r.sector_mask);
+  far_reads_.emplace(std::tuple{r.sm, r.tag, r.line}, Pending{near, copy});
+  if (!near) return latency(r.sm, slice);
+  ++replica_hits_;
+  return latency(r.sm, copy);
+}
+
+Picos Interconnect::route_response(const MemResponse& r, std::uint32_t j) {
+  if (replicas_ == nullptr || r.kind != ReqKind::kRead || !routes_.far(r.sm, j)) {
+    return latency(r.sm, j);
+  }
+  // The first of equal keys is the oldest read (multimap keeps insertion order).
+  const auto it = far_reads_.lower_bound(std::tuple{r.sm, r.tag, r.line});
+  if (it == far_reads_.end() || it->first != std::tuple{r.sm, r.tag, r.line}) {
+    return latency(r.sm, j);
+  }
+  const Pending p = it->second;
+  far_reads_.erase(it);
+  if (p.near) return latency(r.sm, p.copy);
+  replicas_->install(p.copy, r.line, r.sector_mask);
+  return latency(r.sm, j);
 }
 
 // Earliest time some input can move: its ready time, or for a head that is ready but
@@ -171,6 +213,7 @@ std::string Interconnect::describe_state() const {
 void Interconnect::report(StatSink& sink) const {
   sink.add(name_ + ".request_packets", static_cast<double>(request_packets_));
   sink.add(name_ + ".response_packets", static_cast<double>(response_packets_));
+  if (replicas_ != nullptr) sink.add(name_ + ".replica_hits", static_cast<double>(replica_hits_));
 }
 
 }  // namespace sassim::memsys

@@ -18,9 +18,17 @@
 // of one port starts floor(i * bytes / port_bytes_per_cycle) cycles after the first.
 // Arbitration is round robin over the sources, starting after the last one granted
 // (from source 0 at the start), so runs are deterministic.
+// With interconnect.replicate_far_reads (a ReplicaStore given), a read for a line whose
+// home slice is far from its SM is timed near when the near slice at the home slice's
+// position in the SM's partition holds a copy of every sector it asks for; otherwise
+// its data leaves a copy there on the way back. Writes, atomics and reductions drop
+// the line's copies in the partitions other than its home's. The request itself still
+// goes to the home slice (its bandwidth, MSHRs and hit latency).
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
@@ -33,6 +41,15 @@
 
 namespace sassim::memsys {
 
+// Copies of far-partition lines, by slice (L2Slice::replica_holds and friends).
+class ReplicaStore {
+ public:
+  virtual ~ReplicaStore() = default;
+  virtual bool holds(std::uint32_t slice, std::uint64_t line, std::uint32_t sectors) = 0;
+  virtual void install(std::uint32_t slice, std::uint64_t line, std::uint32_t sectors) = 0;
+  virtual void drop(std::uint32_t slice, std::uint64_t line) = 0;
+};
+
 class Interconnect final : public ClockedUnit {
  public:
   struct Ports {
@@ -41,8 +58,11 @@ class Interconnect final : public ClockedUnit {
     std::span<Link<MemRequest>* const> slice_requests;    // outputs, by slice
     std::span<Link<MemResponse>* const> slice_responses;  // inputs, by slice
   };
+  // replicas: required when config.replicate_far_reads() and the routes have more than
+  // one partition; otherwise unused.
   Interconnect(const config::InterconnectConfig& config, Clock clock, std::uint32_t sector_bytes,
-               const AddressMap& map, const NocRoutes& routes, Ports ports, Doorbell& inbox);
+               const AddressMap& map, const NocRoutes& routes, Ports ports, Doorbell& inbox,
+               ReplicaStore* replicas = nullptr);
 
   bool tick(std::uint64_t cycle, Picos now) override;
   Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
@@ -53,6 +73,7 @@ class Interconnect final : public ClockedUnit {
 
   std::uint64_t request_packets() const { return request_packets_; }
   std::uint64_t response_packets() const { return response_packets_; }
+  std::uint64_t replica_hits() const { return replica_hits_; }
 
  private:
   std::uint32_t request_bytes(const MemRequest& r) const;
@@ -60,6 +81,12 @@ class Interconnect final : public ClockedUnit {
   Picos latency(std::uint32_t sm, std::uint32_t slice) const {
     return latency_ps_[std::size_t{sm} * slices_ + slice];
   }
+  // The slice of partition p at home slice `slice`'s position within its partition.
+  std::uint32_t copy_slice(std::uint32_t slice, std::uint32_t partition) const;
+  // Replication on routing a request to its home slice; returns its latency.
+  Picos route_request(const MemRequest& r, std::uint32_t slice);
+  // Replication on a response from slice j; returns its latency.
+  Picos route_response(const MemResponse& r, std::uint32_t j);
   bool move_responses(std::uint64_t cycle, Picos now);
   bool move_requests(std::uint64_t cycle, Picos now);
   Picos compute_next(Picos now) const;
@@ -81,6 +108,17 @@ class Interconnect final : public ClockedUnit {
   std::uint32_t request_start_ = 0;   // round-robin start over SMs
   std::uint32_t response_start_ = 0;  // round-robin start over slices
   Picos next_ps_ = kNever;
+
+  // Replication (null: off).
+  struct Pending {
+    bool near = false;       // timed as a near access both ways
+    std::uint32_t copy = 0;  // the slice that holds (or will hold) the copy
+  };
+  ReplicaStore* replicas_ = nullptr;
+  const NocRoutes& routes_;
+  // Far reads in flight, by (SM, tag, line); equal keys in issue order.
+  std::multimap<std::tuple<std::uint16_t, std::uint32_t, std::uint64_t>, Pending> far_reads_;
+  std::uint64_t replica_hits_ = 0;
 
   std::uint64_t request_packets_ = 0;
   std::uint64_t response_packets_ = 0;

@@ -272,6 +272,28 @@ void L2Slice::install_clean(std::uint64_t line, std::uint32_t sectors) {
   cached->valid |= sectors;
 }
 
+bool L2Slice::replica_holds(std::uint64_t line, std::uint32_t sectors) {
+  SectorCache::Line* copy = cache_.find(line);
+  if (copy == nullptr || (copy->valid & sectors) != sectors) return false;
+  cache_.touch(*copy);
+  return true;
+}
+
+void L2Slice::install_replica(std::uint64_t line, std::uint32_t sectors) {
+  if (!cache_.enabled()) return;
+  SectorCache::Line* copy = cache_.find(line);
+  if (copy == nullptr) {
+    const SectorCache::Victim victim = cache_.victim_for(line);
+    if (victim.present &&
+        (victim.dirty != 0 || mshrs_.find(victim.line) != MshrTable<Waiter>::kNone)) {
+      return;
+    }
+    copy = &cache_.allocate(line, nullptr);
+  }
+  cache_.touch(*copy);
+  copy->valid |= sectors;
+}
+
 std::string L2Slice::describe_state() const {
   std::string oldest = "none";
   Picos oldest_ps = kNever;

@@ -61,6 +61,15 @@ class L2Slice final : public ClockedUnit {
   void install_clean(std::uint64_t line, std::uint32_t sectors);
   const SectorCache& cache() const { return cache_; }
 
+  // Copies of lines homed in a slice of another L2 partition
+  // (interconnect.replicate_far_reads; the interconnect calls these when it routes).
+  // True (and the copy becomes most recently used) when the copy holds every sector.
+  bool replica_holds(std::uint64_t line, std::uint32_t sectors);
+  // Adds sectors to the copy, allocating it unless the victim would be dirty or waits
+  // on a miss (then no copy is made).
+  void install_replica(std::uint64_t line, std::uint32_t sectors);
+  void drop_replica(std::uint64_t line) { cache_.erase(line); }
+
   struct Stats {
     std::uint64_t sector_accesses = 0;
     std::uint64_t sector_hits = 0;

@@ -40,6 +40,24 @@ config::GpuConfig checked(const config::GpuConfig& config) {
   return config;
 }
 
+// The L2 slices as holders of far-partition copies (interconnect.replicate_far_reads).
+class SliceReplicas final : public ReplicaStore {
+ public:
+  explicit SliceReplicas(std::vector<std::unique_ptr<L2Slice>>& slices) : slices_(slices) {}
+  bool holds(std::uint32_t slice, std::uint64_t line, std::uint32_t sectors) override {
+    return slices_[slice]->replica_holds(line, sectors);
+  }
+  void install(std::uint32_t slice, std::uint64_t line, std::uint32_t sectors) override {
+    slices_[slice]->install_replica(line, sectors);
+  }
+  void drop(std::uint32_t slice, std::uint64_t line) override {
+    slices_[slice]->drop_replica(line);
+  }
+
+ private:
+  std::vector<std::unique_ptr<L2Slice>>& slices_;
+};
+
 class GpuMemorySystem final : public MemorySystem {
  public:
   explicit GpuMemorySystem(const config::GpuConfig& config);
@@ -59,6 +77,7 @@ class GpuMemorySystem final : public MemorySystem {
   LinkSet<DramResponse> dram_fills_;
   std::vector<std::unique_ptr<DramChannel>> channels_;
   std::vector<std::unique_ptr<L2Slice>> slices_;
+  SliceReplicas replicas_{slices_};
   std::unique_ptr<Interconnect> noc_;
   std::vector<std::unique_ptr<L1Unit>> l1s_;
 };
@@ -115,7 +134,7 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
       config_.interconnect(), clocks.l2, sector_bytes, map_, routes_,
       Interconnect::Ports{sm_requests_.all(), sm_responses_.all(), slice_requests_.all(),
                           slice_responses_.all()},
-      noc_bell);
+      noc_bell, &replicas_);
   for (std::uint32_t i = 0; i < sms; ++i) {
     l1s_.push_back(std::make_unique<L1Unit>(
         i, config_.l1(), config::l1_data_bytes(config_), config::l1_max_data_bytes(config_),

@@ -81,6 +81,13 @@ void check_memsys_config(const config::GpuConfig& c) {
         "num_sms ({})",
         noc.l2_partitions(), c.l2().slices(), c.num_sms()));
   }
+  if (noc.replicate_far_reads() && c.l2().slices() % noc.l2_partitions() != 0) {
+    throw Error(fmt::format(
+        "interconnect.replicate_far_reads needs l2.slices ({}) to be a multiple of "
+        "interconnect.l2_partitions ({}): a copy sits at its home slice's position in the "
+        "other partition",
+        c.l2().slices(), noc.l2_partitions()));
+  }
 
   const config::L2Config& l2 = c.l2();
   require(l2.has_size_bytes(), "l2.size_bytes");

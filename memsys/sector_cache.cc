@@ -89,4 +89,16 @@ SectorCache::Line& SectorCache::allocate(std::uint64_t line, Victim* evicted) {
   return l;
 }
 
+void SectorCache::erase(std::uint64_t line) {
+  if (sets_ == 0) return;
+  const std::size_t base = set_of(line) * ways_;
+  for (std::size_t w = 0; w < active_ways_; ++w) {
+    if (tags_[base + w] == line + 1) {
+      lines_[base + w] = Line{};
+      tags_[base + w] = 0;
+      return;
+    }
+  }
+}
+
 }  // namespace sassim::memsys

@@ -54,6 +54,8 @@ class SectorCache {
   // Allocates an absent line (evicting the LRU way), marks it most recently used and
   // returns it with no valid or dirty sectors. Requires enabled() and !find(line).
   Line& allocate(std::uint64_t line, Victim* evicted);
+  // Drops a line if present (its dirty sectors are lost: callers drop only clean copies).
+  void erase(std::uint64_t line);
 
  private:
   std::uint64_t set_of(std::uint64_t line) const { return (line / set_divisor_) % sets_; }

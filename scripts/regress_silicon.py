@@ -113,7 +113,10 @@ def simulate(args, gpu, name, kernel, values, out_dir):
     t1 = time.monotonic()
     h5 = out_dir / gpu / f"{name}.h5"
     overrides = [f"{path}={value}" for g, path, value in args.overrides if g == gpu]
-    cmd = [args.sassim, "run", str(trace_dir), "-c", GPUS[gpu][2], "-q", "-o", str(h5)]
+    listing = ROOT / "kernels" / "sass" / GPUS[gpu][1] / f"{kernel}.sass"
+    # The listing's control bits (stall counts, scoreboards, yield) drive the issue.
+    cmd = [args.sassim, "run", str(trace_dir), "-c", GPUS[gpu][2], "-q", "-o", str(h5),
+           "--sass", str(listing)]
     for o in overrides:
         cmd += ["--set", o]
     text = run(cmd, f"simulation of {name} ({gpu})")

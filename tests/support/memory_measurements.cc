@@ -100,8 +100,12 @@ ZeroLoadLatencies zero_load_latencies(const config::GpuConfig& config) {
   z.l2_mixed = second_pass_latency(config, "LDG.E", lines(0x30000000, 4096, 128));
   z.l2_near =
       second_pass_latency(config, "LDG.E", partition_lines(config, false, 0x30000000, 4096, 128));
-  z.l2_far =
-      second_pass_latency(config, "LDG.E", partition_lines(config, true, 0x30000000, 4096, 128));
+  // A far line's first read from SM 0's side: with interconnect.replicate_far_reads the
+  // second pass would find copies near.
+  config::GpuConfig first_read = config;
+  first_read.mutable_interconnect()->set_replicate_far_reads(false);
+  z.l2_far = second_pass_latency(first_read, "LDG.E",
+                                 partition_lines(config, true, 0x30000000, 4096, 128));
   // Cold misses 4 KiB apart: 64 then 192 distinct lines.
   auto cold = [&](const std::vector<std::uint64_t>& all) {
     return cold_latency(config, {all.begin(), all.begin() + 64}, all);

@@ -22,6 +22,8 @@ struct LatencyReference {
   const char* gpu;
   double l1, shared, l2, dram;                  // Table IV
   double l2_near, l2_far, dram_near, dram_far;  // extended version
+  double rrze_l2;                               // RRZE gpu-latency, L2-resident footprints
+  const char* rrze_source;
 };
 
 void latencies(std::vector<Row>& rows, const LatencyReference& r) {
@@ -30,11 +32,13 @@ void latencies(std::vector<Row>& rows, const LatencyReference& r) {
   rows.push_back(row(p + "L1 hit, cycles", m.l1, r.l1, kLuo));
   rows.push_back(row(p + "shared load, cycles", m.shared, r.shared, kLuo));
   rows.push_back(row(p + "L2 hit, near partition", m.l2_near, r.l2_near, kLuo2));
-  rows.push_back(row(p + "L2 hit, far partition", m.l2_far, r.l2_far, kLuo2));
+  rows.push_back(row(p + "L2 hit, far partition (no copy near yet)", m.l2_far, r.l2_far, kLuo2));
   rows.push_back(row(p + "DRAM miss, near partition", m.dram_near, r.dram_near, kLuo2));
   rows.push_back(row(p + "DRAM miss, far partition", m.dram_far, r.dram_far, kLuo2));
   rows.push_back(row(p + "L2 hit, lines over both partitions", m.l2_mixed, r.l2, kLuo));
   rows.push_back(row(p + "DRAM miss, lines over both partitions", m.dram_mixed, r.dram, kLuo));
+  rows.push_back(row(p + "L2 hit, lines over both partitions, repeated chase", m.l2_mixed,
+                     r.rrze_l2, r.rrze_source));
 }
 
 void bank_conflicts(std::vector<Row>& rows) {
@@ -82,8 +86,12 @@ void dram_streams(std::vector<Row>& rows) {
 int main() {
   using namespace sassim::validation;
   std::vector<Row> rows;
-  latencies(rows, {"a100", "A100", 37.9, 29.0, 261.5, 466.3, 208, 357, 475, 623});
-  latencies(rows, {"h100", "H800", 40.7, 29.0, 263.0, 478.8, 258, 414, 556, 744});
+  latencies(rows, {"a100", "A100", 37.9, 29.0, 261.5, 466.3, 208, 357, 475, 623, 205.7,
+                   "RRZE gpu-benches gpu-latency/a100_80.txt: 205-207 cycles from 231 KB to "
+                   "18.6 MB (A100 80 GB)"});
+  latencies(rows, {"h100", "H800", 40.7, 29.0, 263.0, 478.8, 258, 414, 556, 744, 280.4,
+                   "RRZE gpu-benches gpu-latency/gh200.txt: 280-281 cycles from 347 KB to "
+                   "24.5 MB (GH200, 1980 MHz)"});
   bank_conflicts(rows);
   l2_bandwidth(rows);
   dram_streams(rows);
@@ -92,10 +100,14 @@ int main() {
       "Pointer chases of one thread on SM 0, zero load, in core cycles, from the issue of a "
       "load to the issue of its dependent load; L2 and DRAM lines chosen in the L2 partition "
       "SM 0 is near or the other one. The 'both partitions' rows hash lines over every slice "
-      "(half near, half far): the two publications disagree there (an even mix of their near "
-      "and far figures is 283 / 336 cycles for L2 hits, not 261.5 / 263; 549 / 650 for DRAM "
-      "misses, not 466.3 / 478.8). The presets follow the partition-aware figures. The h100 "
-      "DRAM rows run at the preset's 1830 MHz, the references at the H800 PCIe's 1755 MHz. L2 "
+      "(half near, half far): an even mix of the partition-aware figures is 283 / 336 cycles "
+      "for L2 hits, not Table IV's 261.5 / 263, and 549 / 650 for DRAM misses, not 466.3 / "
+      "478.8. The h100 preset keeps copies of far lines near (interconnect.replicate_far_reads: "
+      "a repeated chase runs at the near latency, as Table IV, the Accel-Sim record's l2_lat "
+      "and RRZE's GH200 curve show); the far row times a far line's first read. The a100 preset "
+      "does not: Table IV (261.5) and the record's l2_lat (259 per step) disagree with RRZE's "
+      "flat 206 on A100 (docs/UBENCH.md). The h100 DRAM rows run at the preset's 1830 MHz, the "
+      "references at the H800 PCIe's 1755 MHz. L2 "
       "bandwidth: every SM streams "
       "16-byte loads over an L2-resident footprint. DRAM streams run the memory system under "
       "mock SMs (tests/support/memory_measurements.h).",

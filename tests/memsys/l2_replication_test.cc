@@ -1,0 +1,117 @@
+// Copies of far-partition lines in the requester's partition
+// (interconnect.replicate_far_reads): exact round trips with mock SMs.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "isa/error.h"
+#include "memsys/memory_system.h"
+#include "memsys_test_support.h"
+
+namespace sassim::memsys {
+namespace {
+
+using testing::Rig;
+using testing::small_config;
+using testing::strided;
+
+constexpr Picos kCycle = 1000;
+// small_config(): L1 hit 20, interconnect 10 each way, L2 hit 30 (all in 1 GHz cycles).
+constexpr Picos kNearRoundTrip = (20 + 2 * 10 + 30) * kCycle;
+constexpr std::uint32_t kFar = 7;  // far_partition_latency_cycles, each way
+constexpr Picos kFarRoundTrip = kNearRoundTrip + 2 * kFar * kCycle;
+// Linear hash over 4 slices: line 0x10000 / 128 = 512 lies in slice 0, partition 0,
+// which SM 0 is near and SM 1 (partition 1) is far from. Its copy for SM 1's side goes
+// to slice 2, the first slice of partition 1.
+constexpr std::uint64_t kLine = 0x10000;
+
+config::GpuConfig partitioned(bool replicate) {
+  config::GpuConfig c = small_config();
+  c.mutable_interconnect()->set_l2_partitions(2);
+  c.mutable_interconnect()->set_far_partition_latency_cycles(kFar);
+  c.mutable_interconnect()->set_replicate_far_reads(replicate);
+  return c;
+}
+
+TEST(L2Replication, FirstFarReadPaysTheFarLatencyTheSecondIsNear) {
+  Rig rig(partitioned(true));
+  rig.memory->memcpy_to_device(kLine, 128);
+  rig.sm(1).load_l1_bypass(0, 1, strided(kLine, 4));
+  rig.run();
+  rig.sm(1).load_l1_bypass(rig.now(), 2, strided(kLine, 4));
+  rig.run();
+  EXPECT_EQ(rig.sm(1).latency(1), kFarRoundTrip);
+  EXPECT_EQ(rig.sm(1).latency(2), kNearRoundTrip);
+  const auto stats = rig.stats();
+  EXPECT_EQ(stats.get("gpu.noc.replica_hits"), 1);
+  // Both reads were served by the home slice (its bandwidth and hit latency).
+  EXPECT_EQ(stats.get("gpu.l2.slice[0].sector_hits"), 8);
+}
+
+TEST(L2Replication, ACopyHoldsOnlyTheSectorsThatCrossed) {
+  Rig rig(partitioned(true));
+  rig.memory->memcpy_to_device(kLine, 128);
+  rig.sm(1).load_l1_bypass(0, 1, strided(kLine, 4, 8));  // sector 0 only
+  rig.run();
+  rig.sm(1).load_l1_bypass(rig.now(), 2, strided(kLine, 4));  // sectors 0-3
+  rig.run();
+  rig.sm(1).load_l1_bypass(rig.now(), 3, strided(kLine, 4));
+  rig.run();
+  EXPECT_EQ(rig.sm(1).latency(2), kFarRoundTrip);
+  EXPECT_EQ(rig.sm(1).latency(3), kNearRoundTrip);
+}
+
+TEST(L2Replication, AWriteDropsTheCopy) {
+  Rig rig(partitioned(true));
+  rig.memory->memcpy_to_device(kLine, 128);
+  rig.sm(1).load_l1_bypass(0, 1, strided(kLine, 4));
+  rig.run();
+  rig.sm(0).schedule(rig.now(), 2, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(kLine, 4));
+  rig.run();
+  rig.sm(1).load_l1_bypass(rig.now() + 100 * kCycle, 3, strided(kLine, 4));
+  rig.run();
+  EXPECT_EQ(rig.sm(1).latency(3), kFarRoundTrip);
+  EXPECT_EQ(rig.stats().get("gpu.noc.replica_hits"), 0);
+}
+
+TEST(L2Replication, OffEveryFarReadPaysTheFarLatency) {
+  Rig rig(partitioned(false));
+  rig.memory->memcpy_to_device(kLine, 128);
+  rig.sm(1).load_l1_bypass(0, 1, strided(kLine, 4));
+  rig.run();
+  rig.sm(1).load_l1_bypass(rig.now(), 2, strided(kLine, 4));
+  rig.run();
+  EXPECT_EQ(rig.sm(1).latency(1), kFarRoundTrip);
+  EXPECT_EQ(rig.sm(1).latency(2), kFarRoundTrip);
+  EXPECT_EQ(rig.stats().get("gpu.noc.replica_hits"), -1);  // not reported
+}
+
+TEST(L2Replication, NearReadsMakeNoCopy) {
+  Rig rig(partitioned(true));
+  rig.memory->memcpy_to_device(kLine, 128);
+  rig.sm(0).load_l1_bypass(0, 1, strided(kLine, 4));
+  rig.run();
+  rig.sm(0).load_l1_bypass(rig.now(), 2, strided(kLine, 4));
+  rig.run();
+  EXPECT_EQ(rig.sm(0).latency(1), kNearRoundTrip);
+  EXPECT_EQ(rig.sm(0).latency(2), kNearRoundTrip);
+  EXPECT_EQ(rig.stats().get("gpu.noc.replica_hits"), 0);
+}
+
+TEST(L2Replication, SlicesNotAMultipleOfPartitionsAreRefused) {
+  config::GpuConfig c = partitioned(true);
+  c.mutable_l2()->set_slices(3);
+  std::string error;
+  try {
+    make_memory_system(c);
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("interconnect.replicate_far_reads needs l2.slices (3) to be a multiple of "
+                       "interconnect.l2_partitions (2)"),
+            std::string::npos)
+      << error;
+}
+
+}  // namespace
+}  // namespace sassim::memsys
