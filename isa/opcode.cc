@@ -58,6 +58,10 @@ AsyncOp async_op_of(const OpcodeText& text) {
   const std::string_view base = text.base();
   if (base == "UTMALDG") return AsyncOp::kTmaLoad;
   if (base == "UTMASTG") return AsyncOp::kTmaStore;
+  // UBLKCP.S.S / UBLKRED.S.S: shared memory to shared memory (of another CTA).
+  const bool shared_to_shared = text.size() > 1 && text[0] == "S" && text[1] == "S";
+  if (base == "UBLKRED" && shared_to_shared) return AsyncOp::kClusterReduce;
+  if (base == "UBLKCP" && shared_to_shared) return AsyncOp::kClusterCopy;
   if (base == "UTMAREDG" || base == "UBLKRED") return AsyncOp::kTmaReduce;
   if (base == "UTMACMDFLUSH") return AsyncOp::kBulkCommit;
   if (base == "UTMAPF" || base == "UBLKPF") return AsyncOp::kTmaPrefetch;

@@ -98,6 +98,10 @@ enum class AsyncOp : std::uint8_t {
   kMbarArrive,    // SYNCS.ARRIVE(S) without transactions (.A1T0)
   kMbarArriveTx,  // SYNCS.ARRIVE(S).TRANS64: arrive with expect-tx
   kMbarWait,      // SYNCS.PHASECHK (try_wait / test_wait)
+  // UBLKCP.S.S / UBLKRED.S.S: the issuing CTA's shared memory -> another CTA's of the
+  // cluster (cp[.reduce].async.bulk.shared::cluster.shared::cta, sim/sm_cluster_copy.cc).
+  kClusterCopy,
+  kClusterReduce,
 };
 
 // Where a global load that the L1 caches puts its line in the L1's replacement order,

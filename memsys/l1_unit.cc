@@ -177,6 +177,11 @@ std::uint64_t L1Unit::remote_shared_access(std::uint32_t bytes, Picos now) {
   return wait;
 }
 
+std::uint64_t L1Unit::remote_shared_write(std::uint32_t bytes, Picos now) {
+  data_path_.refill(now / clock_.period_ps);
+  return data_path_.consume(static_cast<std::int64_t>(bytes));
+}
+
 // ---- tick ------------------------------------------------------------------------
 
 bool L1Unit::tick(std::uint64_t cycle, Picos now) {

@@ -83,6 +83,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   std::uint32_t outstanding() const override { return outstanding_; }
   std::uint64_t read_tensor_operands(std::uint32_t bytes, Picos now) override;
   std::uint64_t remote_shared_access(std::uint32_t bytes, Picos now) override;
+  std::uint64_t remote_shared_write(std::uint32_t bytes, Picos now) override;
 
   // ClockedUnit
   bool tick(std::uint64_t cycle, Picos now) override;

@@ -25,7 +25,10 @@ struct WarpMemAccess {
 
 // kReduction: a store whose sectors the L2 combines with what it holds (UTMAREDG,
 // UBLKRED: read-modify-write at the L2 slice, like RED).
-enum class TmaKind : std::uint8_t { kLoad, kStore, kPrefetch, kReduction };
+// kSharedCopy: the source read of a shared -> shared::cluster copy (UBLKCP.S.S,
+// UBLKRED.S.S): sectors read from shared memory at the engine's rate, nothing sent to
+// the L2; the SM moves the data to the other CTA (sim/sm_cluster_copy.cc).
+enum class TmaKind : std::uint8_t { kLoad, kStore, kPrefetch, kReduction, kSharedCopy };
 
 inline constexpr std::uint32_t kNoAckToken = ~std::uint32_t{0};
 
@@ -75,6 +78,15 @@ class SmMemoryPort {
   // traffic it already holds. Returns the core cycles until they begin on the data path
   // (0: at once); 0 where the port does not limit it.
   virtual std::uint64_t remote_shared_access(std::uint32_t bytes, Picos now) {
+    (void)bytes;
+    (void)now;
+    return 0;
+  }
+  // Bytes another SM of the cluster writes into this SM's shared memory from time now on
+  // (a shared::cluster bulk copy), taking the data path as remote_shared_access does.
+  // Returns the core cycles beyond the current one until the write has passed the data
+  // path (its wait for credit included); 0 where the port does not limit it.
+  virtual std::uint64_t remote_shared_write(std::uint32_t bytes, Picos now) {
     (void)bytes;
     (void)now;
     return 0;

@@ -90,6 +90,19 @@ bool TmaEngine::tick(Picos now) {
     }
     const bool writes = c.kind == TmaKind::kStore || c.kind == TmaKind::kReduction;
     if (!issue_.available()) break;
+    if (c.kind == TmaKind::kSharedCopy) {  // a source read only, nothing for the L2
+      progress = true;
+      issue_.consume(sector_bytes_);
+      ++c.next;
+      ++stats_.shared_sectors;
+      const std::uint64_t extra = neighbours_.read_shared(sector_bytes_, now);
+      c.done_ps = std::max(c.done_ps, now + clock_.edge(extra));
+      if (c.next < c.sectors.size()) continue;
+      queue_.pop_front();
+      finish(slot, std::max(c.done_ps, now));
+      free_.push_back(slot);
+      continue;
+    }
     const std::uint64_t sector = c.sectors[c.next];
     const std::uint64_t byte = sector * sector_bytes_;
     MemRequest request;

@@ -21,6 +21,9 @@
 //   cycle its last request is sent, when its source has been read (as L1 stores do).
 //   With an ack_token the requests ask the L2 for an acknowledgement, and the
 //   ack_token completes at the edge the last acknowledgement is taken.
+// - Shared copy (UBLKCP.S.S, UBLKRED.S.S: shared -> another CTA's shared memory): each
+//   sector is read from shared memory at the same rate, nothing goes to the L2; the copy
+//   completes in the cycle its last sector is read (the SM sends the data on).
 // - Prefetch (UTMAPF, UBLKPF): read requests whose responses are dropped; the copy
 //   completes when its last request is sent (nothing waits on it).
 // Requests carry tags with kTmaTagBit set, so a unit sharing its port with the
@@ -74,6 +77,7 @@ class TmaEngine {
     std::uint64_t read_sectors = 0;   // load and prefetch sector requests
     std::uint64_t write_sectors = 0;  // store sector requests
     std::uint64_t reduction_sectors = 0;
+    std::uint64_t shared_sectors = 0;  // source sectors of shared::cluster copies
   };
   const Stats& stats() const { return stats_; }
 

@@ -25,6 +25,10 @@ struct RemoteSharedAccess {
   bool multicast = false;
   bool written = false;
   MbarrierKey barrier;
+  // A shared::cluster bulk copy (sim/sm_cluster_copy.cc), one kind of multicast write
+  // above: it takes `path_bytes` of the data path and completes once they have passed.
+  bool bulk_copy = false;
+  std::uint64_t path_bytes = 0;
   // A distributed shared memory access: the sender gets its token back reply_cycles
   // after the access was served.
   ClusterBarrierMember* sender = nullptr;

@@ -136,6 +136,13 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
                        std::uint64_t bytes);
   void multicast_complete(const CtaSlot& c, std::uint32_t ranks, std::uint64_t barrier,
                           std::uint64_t bytes, std::uint64_t cycle);
+  // Shared::cluster bulk copies (sm_cluster_copy.cc): the destination of a UBLKCP.S.S /
+  // UBLKRED.S.S line (false: not in the cluster window, the copy is taken as a global
+  // one); the copy p issued / read its source by `cycle`.
+  bool cluster_copy_target(const CtaSlot& c, const std::uint64_t* record, std::size_t words,
+                           PendingAccess& p) const;
+  void cluster_copy_issue(const CtaSlot& c, const PendingAccess& p);
+  void cluster_copy_complete(const PendingAccess& p, std::uint64_t cycle);
   // Takes `bytes` through this SM's port into the SM-to-SM network from `cycle` on
   // (after what it holds); returns the cycle they have left it.
   std::uint64_t cross_network_port(std::uint64_t cycle, std::uint64_t bytes);

@@ -42,6 +42,11 @@ struct Sm::PendingAccess {
   // acknowledgement may arrive after the warp exited and its slot was reused).
   // TMA multicast loads: the other cluster ranks whose shared memory it writes.
   std::uint32_t multicast = 0;
+  // Shared::cluster bulk copies (sm_cluster_copy.cc): the destination CTA's rank; its
+  // mbarrier's shared offset is barrier.offset.
+  bool cluster_copy = false;
+  bool cluster_reduce = false;
+  std::uint32_t cluster_rank = 0;
   bool bulk = false;
   bool bulk_ack = false;
   std::uint64_t bulk_group = 0;

@@ -4,7 +4,8 @@
 // credit of the SM's own shared and L1 accesses, l1.data_bytes_per_cycle) for its
 // bytes in the cycle it arrives, after that cycle's own accesses, or from the cycle the
 // data path has credit again when earlier traffic still holds it. Multicast data then
-// completes its bytes on the receiving CTA's mbarrier; a distributed shared memory
+// completes its bytes on the receiving CTA's mbarrier (a shared::cluster bulk copy once
+// its bytes have passed the data path, sim/sm_cluster_copy.cc); a distributed shared memory
 // access is answered, its reply reaching the sender reply_cycles later. Taken in the
 // receiving SM's tick in (cycle, sending SM, sequence) order, so the result does not
 // depend on the order SMs are ticked in.
@@ -26,7 +27,18 @@ bool Sm::deliver_remote_shared(std::uint64_t cycle, Picos now) {
     RemoteSharedAccess a = remote_shared_.front();
     remote_shared_.erase(remote_shared_.begin());
     progress = true;
-    if (!a.written) {
+    if (!a.written && a.bulk_copy) {
+      const std::uint64_t done =
+          port_.remote_shared_write(static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                        a.path_bytes, std::numeric_limits<std::uint32_t>::max())),
+                                    now);
+      if (done > 0) {  // complete once the write has passed the data path
+        a.written = true;
+        a.at = cycle + done;
+        insert_remote_shared(remote_shared_, a);
+        continue;
+      }
+    } else if (!a.written) {
       const std::uint64_t wait =
           port_.remote_shared_access(static_cast<std::uint32_t>(std::min<std::uint64_t>(
                                          a.bytes, std::numeric_limits<std::uint32_t>::max())),

@@ -26,6 +26,9 @@ memsys::TmaKind tma_kind(isa::AsyncOp op) {
       return memsys::TmaKind::kReduction;
     case isa::AsyncOp::kTmaPrefetch:
       return memsys::TmaKind::kPrefetch;
+    case isa::AsyncOp::kClusterCopy:
+    case isa::AsyncOp::kClusterReduce:
+      return memsys::TmaKind::kSharedCopy;
     default:
       return memsys::TmaKind::kLoad;
   }
@@ -33,7 +36,8 @@ memsys::TmaKind tma_kind(isa::AsyncOp op) {
 
 bool is_copy(isa::AsyncOp op) {
   return op == isa::AsyncOp::kTmaLoad || op == isa::AsyncOp::kTmaStore ||
-         op == isa::AsyncOp::kTmaReduce || op == isa::AsyncOp::kTmaPrefetch;
+         op == isa::AsyncOp::kTmaReduce || op == isa::AsyncOp::kTmaPrefetch ||
+         op == isa::AsyncOp::kClusterCopy || op == isa::AsyncOp::kClusterReduce;
 }
 
 // Stores and reductions join the warp's bulk async-group.
@@ -65,7 +69,7 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
     offset -= kernel.info->shmem_base;
   }
   const MbarrierKey key{w.cta_slot, offset};
-  const isa::AsyncOp op = si.op.async;
+  isa::AsyncOp op = si.op.async;
   if (is_copy(op)) {
     const std::uint32_t token = acquire_token();
     PendingAccess& p = pending_[token];
@@ -73,11 +77,23 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
     p.slot = slot;
     p.tma = true;
     p.tma_bytes = value == traces::kNoTraceValue ? 0 : value;
+    if (op == isa::AsyncOp::kClusterCopy || op == isa::AsyncOp::kClusterReduce) {
+      // To another CTA's shared memory (sm_cluster_copy.cc); outside a cluster window
+      // taken as a global copy (UBLKCP: a load, UBLKRED: a reduction).
+      p.barrier.cta_slot = w.cta_slot;
+      p.cluster_reduce = op == isa::AsyncOp::kClusterReduce;
+      if (cluster_copy_target(c, record, wi.addr_count, p)) {
+        cluster_copy_issue(c, p);
+      } else {
+        op = op == isa::AsyncOp::kClusterCopy ? isa::AsyncOp::kTmaLoad : isa::AsyncOp::kTmaReduce;
+        p.cluster_reduce = false;
+      }
+    }
     // A load whose line names no mbarrier completes on the barrier of its warp's last
     // arrive.expect_tx (the producer pattern), if any.
     const std::uint64_t barrier = record[0] != traces::kNoTraceValue ? offset : w.tx_barrier;
     p.tma_barrier = op == isa::AsyncOp::kTmaLoad && barrier != traces::kNoTraceValue;
-    p.barrier = MbarrierKey{w.cta_slot, barrier};
+    if (!p.cluster_copy) p.barrier = MbarrierKey{w.cta_slot, barrier};
     // Multicast (a CTA of a cluster): the data also goes to the other CTAs of the mask,
     // and to this CTA only when the mask holds its rank.
     const auto mask = static_cast<std::uint32_t>(record[2]);
@@ -112,6 +128,9 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
     copy.bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(
         pending_[token].tma_bytes, std::numeric_limits<std::uint32_t>::max()));
     copy.transfers.assign(record + traces::kAsyncRecordWords, record + wi.addr_count);
+    // The source of a shared::cluster copy: one contiguous run (its address only aligns
+    // the sectors).
+    if (pending_[token].cluster_copy) copy.transfers.resize(1, 0);
     const std::uint64_t latency = kernel.timing->latency(si.op);
     tma_stage_.push(token, now, now + clock_.edge(latency));
     return false;
@@ -162,6 +181,7 @@ bool Sm::submit_tma_copies(std::uint64_t cycle, Picos now) {
 }
 
 void Sm::complete_tma(const PendingAccess& p, std::uint64_t cycle) {
+  if (p.cluster_copy) cluster_copy_complete(p, cycle);
   if (p.tma_barrier) wake_mbarrier_waiters(mbarriers_.complete_tx(p.barrier, p.tma_bytes), cycle);
   if (p.multicast != 0) {
     multicast_complete(ctas_[p.barrier.cta_slot], p.multicast, p.barrier.offset, p.tma_bytes,

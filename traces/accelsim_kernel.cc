@@ -164,7 +164,8 @@ void AccelsimKernelTrace::keep_async_record(isa::AsyncOp op, std::size_t begin,
   std::array<std::uint64_t, kAsyncRecordWords> record{kNoTraceValue, kNoTraceValue, 0};
   if (op == isa::AsyncOp::kBulkCommit) return;  // nothing to record
   const bool copy = op == isa::AsyncOp::kTmaLoad || op == isa::AsyncOp::kTmaStore ||
-                    op == isa::AsyncOp::kTmaReduce || op == isa::AsyncOp::kTmaPrefetch;
+                    op == isa::AsyncOp::kTmaReduce || op == isa::AsyncOp::kTmaPrefetch ||
+                    op == isa::AsyncOp::kClusterCopy || op == isa::AsyncOp::kClusterReduce;
   if (copy) {
     if (line.tma) {
       record = {line.tma_mbarrier, line.tma_bytes, line.tma_multicast};

@@ -178,6 +178,8 @@ TEST(OpcodeClass, HopperAsyncOperations) {
   EXPECT_EQ(async("UBLKCP.G.S"), AsyncOp::kTmaStore);
   EXPECT_EQ(async("UTMAREDG.2D.ADD"), AsyncOp::kTmaReduce);
   EXPECT_EQ(async("UBLKRED.G.S.MIN.S32"), AsyncOp::kTmaReduce);
+  EXPECT_EQ(async("UBLKCP.S.S"), AsyncOp::kClusterCopy);
+  EXPECT_EQ(async("UBLKRED.S.S.ADD.F32.RN"), AsyncOp::kClusterReduce);
   EXPECT_EQ(async("UTMACMDFLUSH"), AsyncOp::kBulkCommit);
   EXPECT_EQ(async("UTMAPF.L2.3D"), AsyncOp::kTmaPrefetch);
   EXPECT_EQ(async("DEPBAR.LE"), AsyncOp::kNone);

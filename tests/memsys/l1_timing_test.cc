@@ -156,6 +156,16 @@ TEST(L1Timing, RemoteSharedAccessesQueueOnTheSharedDataPath) {
   EXPECT_EQ(sm.submitted_at(1) + sm.latency(1), (8 + 10 - 1) * kCycle);
 }
 
+TEST(L1Timing, RemoteSharedWritesReportWhenTheyHavePassedTheDataPath) {
+  Rig rig(small_config());
+  SmMemoryPort& port = rig.memory->port(0);
+  // 512 bytes at 128 bytes per cycle: cycles 0..3, done 3 cycles after this one; the
+  // next 1024 wait for them and hold cycles 4..11.
+  EXPECT_EQ(port.remote_shared_write(512, 0), 3U);
+  EXPECT_EQ(port.remote_shared_write(1024, 0), 11U);
+  EXPECT_EQ(port.remote_shared_access(128, 12 * kCycle), 0U);
+}
+
 TEST(L1Timing, CompletionsPopInTimeOrderTiesInSubmissionOrder) {
   config::GpuConfig c = small_config();
   c.mutable_l1()->set_tag_lookups_per_cycle(2);

@@ -69,6 +69,11 @@ class TmaMockPort final : public memsys::SmMemoryPort,
     data_path_.consume(bytes);
     return wait;
   }
+  std::uint64_t remote_shared_write(std::uint32_t bytes, Picos now) override {
+    if (!limited_) return 0;
+    data_path_.refill(now / clock_.period_ps);
+    return data_path_.consume(bytes);
+  }
   bool submit_tma(const memsys::TmaCopy& copy, Picos now) override {
     submitted_at.push_back(now / clock_.period_ps);
     engine_.submit(copy, now);
