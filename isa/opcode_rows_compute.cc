@@ -101,7 +101,11 @@ constexpr OpcodeRow kRows[] = {
     alu("VABSDIFF", U::kIntAlu, D::kOne, kAllGens),
     alu("VABSDIFF4", U::kIntAlu, D::kOne, kAllGens),
     alu("VADD", U::kIntAlu, D::kOne, kPascal),
-    alu("VIADD", U::kIntAlu, D::kWide, kHopper),
+    // The IMAD pipe, not the ALU: ptxas 13.0's sm_90 listings in kernels/sass/sm_90 put 2
+    // stall cycles between independent IMAD -> VIADD, VIADD -> IMAD and VIADD -> VIADD
+    // pairs (as IMAD -> IMAD) but 1 between VIADD and IADD3 / LOP3 / ISETP either way
+    // (docs/MODEL.md, "Functional units").
+    alu("VIADD", U::kIntMad, D::kWide, kHopper),
     alu("VIADDMNMX", U::kIntAlu, D::kOne, kHopper),
     alu("VIMNMX", U::kIntAlu, D::kWide, kHopper),
     alu("VIMNMX3", U::kIntAlu, D::kOne, kHopper),

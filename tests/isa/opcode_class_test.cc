@@ -109,6 +109,9 @@ TEST(OpcodeClass, Units) {
   EXPECT_EQ(decode("IADD3.X").unit, UnitClass::kIntAlu);
   EXPECT_EQ(decode("LOP3.LUT").unit, UnitClass::kIntAlu);
   EXPECT_EQ(decode("IMAD.WIDE").unit, UnitClass::kIntMad);
+  // Hopper's VIADD shares the IMAD pipe (docs/MODEL.md: ptxas's stall counts).
+  EXPECT_EQ(decode("VIADD", Arch::kSm90).unit, UnitClass::kIntMad);
+  EXPECT_EQ(decode("VIMNMX", Arch::kSm90).unit, UnitClass::kIntAlu);
   EXPECT_EQ(decode("XMAD.MRG", Arch::kSm61).unit, UnitClass::kIntMad);
   EXPECT_EQ(decode("FFMA.FTZ").unit, UnitClass::kFp32);
   EXPECT_EQ(decode("DFMA").unit, UnitClass::kFp64);
