@@ -51,25 +51,22 @@ inline void bulk_writes_acknowledged(Warp& w, std::uint64_t group) {
   drop_complete_bulk_groups(w);
 }
 
-// True when every committed group but the newest `allowed` has had its sources read.
-inline bool bulk_reads_within(const Warp& w, std::uint32_t allowed) {
+// True when every committed group but the newest `allowed` has no `pending` left (its
+// sources read: &BulkGroup::unread; its writes acknowledged: &BulkGroup::unacked).
+template <typename Count>
+inline bool bulk_groups_within(const Warp& w, std::uint32_t allowed, Count pending) {
   if (w.bulk_groups.size() <= 1) return true;
   const std::size_t committed = w.bulk_groups.size() - 1;
   for (std::size_t i = 0; i < committed; ++i) {
-    if (w.bulk_groups[i].unread > 0) return committed - i <= allowed;
+    if (w.bulk_groups[i].*pending > 0) return committed - i <= allowed;
   }
   return true;
 }
-
-// True when every committed group but the newest `allowed` has had its writes
-// acknowledged.
+inline bool bulk_reads_within(const Warp& w, std::uint32_t allowed) {
+  return bulk_groups_within(w, allowed, &BulkGroup::unread);
+}
 inline bool bulk_acks_within(const Warp& w, std::uint32_t allowed) {
-  if (w.bulk_groups.size() <= 1) return true;
-  const std::size_t committed = w.bulk_groups.size() - 1;
-  for (std::size_t i = 0; i < committed; ++i) {
-    if (w.bulk_groups[i].unacked > 0) return committed - i <= allowed;
-  }
-  return true;
+  return bulk_groups_within(w, allowed, &BulkGroup::unacked);
 }
 
 // DEPBAR.LE SB0, N in register-scoreboard mode: the LDGSTS groups and the bulk groups.

@@ -16,6 +16,14 @@
 #include "sim/sm_internal.h"
 
 namespace sassim::sim {
+namespace {
+
+std::uint32_t port_bytes(std::uint64_t bytes) {
+  return static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(bytes, std::numeric_limits<std::uint32_t>::max()));
+}
+
+}  // namespace
 
 void Sm::remote_shared_arrives(const RemoteSharedAccess& access) {
   insert_remote_shared(remote_shared_, access);
@@ -28,10 +36,7 @@ bool Sm::deliver_remote_shared(std::uint64_t cycle, Picos now) {
     remote_shared_.erase(remote_shared_.begin());
     progress = true;
     if (!a.written && a.bulk_copy) {
-      const std::uint64_t done =
-          port_.remote_shared_write(static_cast<std::uint32_t>(std::min<std::uint64_t>(
-                                        a.path_bytes, std::numeric_limits<std::uint32_t>::max())),
-                                    now);
+      const std::uint64_t done = port_.remote_shared_write(port_bytes(a.path_bytes), now);
       if (done > 0) {  // complete once the write has passed the data path
         a.written = true;
         a.at = cycle + done;
@@ -39,10 +44,7 @@ bool Sm::deliver_remote_shared(std::uint64_t cycle, Picos now) {
         continue;
       }
     } else if (!a.written) {
-      const std::uint64_t wait =
-          port_.remote_shared_access(static_cast<std::uint32_t>(std::min<std::uint64_t>(
-                                         a.bytes, std::numeric_limits<std::uint32_t>::max())),
-                                     now);
+      const std::uint64_t wait = port_.remote_shared_access(port_bytes(a.bytes), now);
       if (a.sender != nullptr) {
         a.sender->dsmem_replied(a.seq, a.token, cycle + wait + a.reply_cycles);
         continue;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "isa/error.h"
 #include "memsys/memory_system.h"
@@ -33,13 +34,22 @@ config::GpuConfig partitioned(bool replicate) {
   return c;
 }
 
+// The line copied to the L2 (as cudaMemcpy leaves it), then each of `lines` read in turn
+// with L1-bypassing loads of 4 threads by `sm`, token 1, 2, ..., each after the previous
+// one completed.
+void read_in_turn(Rig& rig, std::uint32_t sm,
+                  const std::vector<std::vector<std::uint64_t>>& reads) {
+  rig.memory->memcpy_to_device(kLine, 128);
+  std::uint32_t token = 1;
+  for (const auto& addresses : reads) {
+    rig.sm(sm).load_l1_bypass(rig.now(), token++, addresses);
+    rig.run();
+  }
+}
+
 TEST(L2Replication, FirstFarReadPaysTheFarLatencyTheSecondIsNear) {
   Rig rig(partitioned(true));
-  rig.memory->memcpy_to_device(kLine, 128);
-  rig.sm(1).load_l1_bypass(0, 1, strided(kLine, 4));
-  rig.run();
-  rig.sm(1).load_l1_bypass(rig.now(), 2, strided(kLine, 4));
-  rig.run();
+  read_in_turn(rig, 1, {strided(kLine, 4), strided(kLine, 4)});
   EXPECT_EQ(rig.sm(1).latency(1), kFarRoundTrip);
   EXPECT_EQ(rig.sm(1).latency(2), kNearRoundTrip);
   const auto stats = rig.stats();
@@ -50,22 +60,15 @@ TEST(L2Replication, FirstFarReadPaysTheFarLatencyTheSecondIsNear) {
 
 TEST(L2Replication, ACopyHoldsOnlyTheSectorsThatCrossed) {
   Rig rig(partitioned(true));
-  rig.memory->memcpy_to_device(kLine, 128);
-  rig.sm(1).load_l1_bypass(0, 1, strided(kLine, 4, 8));  // sector 0 only
-  rig.run();
-  rig.sm(1).load_l1_bypass(rig.now(), 2, strided(kLine, 4));  // sectors 0-3
-  rig.run();
-  rig.sm(1).load_l1_bypass(rig.now(), 3, strided(kLine, 4));
-  rig.run();
+  // Sector 0 only, then sectors 0-3 twice.
+  read_in_turn(rig, 1, {strided(kLine, 4, 8), strided(kLine, 4), strided(kLine, 4)});
   EXPECT_EQ(rig.sm(1).latency(2), kFarRoundTrip);
   EXPECT_EQ(rig.sm(1).latency(3), kNearRoundTrip);
 }
 
 TEST(L2Replication, AWriteDropsTheCopy) {
   Rig rig(partitioned(true));
-  rig.memory->memcpy_to_device(kLine, 128);
-  rig.sm(1).load_l1_bypass(0, 1, strided(kLine, 4));
-  rig.run();
+  read_in_turn(rig, 1, {strided(kLine, 4)});
   rig.sm(0).schedule(rig.now(), 2, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(kLine, 4));
   rig.run();
   rig.sm(1).load_l1_bypass(rig.now() + 100 * kCycle, 3, strided(kLine, 4));
@@ -76,11 +79,7 @@ TEST(L2Replication, AWriteDropsTheCopy) {
 
 TEST(L2Replication, OffEveryFarReadPaysTheFarLatency) {
   Rig rig(partitioned(false));
-  rig.memory->memcpy_to_device(kLine, 128);
-  rig.sm(1).load_l1_bypass(0, 1, strided(kLine, 4));
-  rig.run();
-  rig.sm(1).load_l1_bypass(rig.now(), 2, strided(kLine, 4));
-  rig.run();
+  read_in_turn(rig, 1, {strided(kLine, 4), strided(kLine, 4)});
   EXPECT_EQ(rig.sm(1).latency(1), kFarRoundTrip);
   EXPECT_EQ(rig.sm(1).latency(2), kFarRoundTrip);
   EXPECT_EQ(rig.stats().get("gpu.noc.replica_hits"), -1);  // not reported
@@ -88,11 +87,7 @@ TEST(L2Replication, OffEveryFarReadPaysTheFarLatency) {
 
 TEST(L2Replication, NearReadsMakeNoCopy) {
   Rig rig(partitioned(true));
-  rig.memory->memcpy_to_device(kLine, 128);
-  rig.sm(0).load_l1_bypass(0, 1, strided(kLine, 4));
-  rig.run();
-  rig.sm(0).load_l1_bypass(rig.now(), 2, strided(kLine, 4));
-  rig.run();
+  read_in_turn(rig, 0, {strided(kLine, 4), strided(kLine, 4)});
   EXPECT_EQ(rig.sm(0).latency(1), kNearRoundTrip);
   EXPECT_EQ(rig.sm(0).latency(2), kNearRoundTrip);
   EXPECT_EQ(rig.stats().get("gpu.noc.replica_hits"), 0);
