@@ -15,6 +15,11 @@ unsigned count(std::uint32_t mask) {
   return static_cast<unsigned>(std::popcount(mask));
 }
 
+// Responses with data take the data path; acknowledgements of writes are headers.
+bool carries_data(const MemResponse& response) {
+  return expects_response(response.kind);
+}
+
 // Ways per set of the L1 data part when `data_bytes` of the unified array hold data, the
 // sets fixed by the base data part (data_cache_bytes ways of config.associativity).
 std::uint32_t ways_for(const config::L1Config& config, std::uint64_t base_data_bytes,
@@ -40,6 +45,7 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       shared_latency_cycles_(config.shared_latency_cycles()),
       tag_lookups_per_cycle_(config.tag_lookups_per_cycle()),
       data_bytes_per_cycle_(config.data_bytes_per_cycle()),
+      write_credits_(config.write_credit_sectors()),
       unified_bytes_(config.unified_size_bytes()),
       // Without a base data part there are no sets to grow: no L1 data cache at all.
       cache_(data_cache_bytes == 0 ? 0 : max_data_cache_bytes,
@@ -192,7 +198,7 @@ bool L1Unit::tick(std::uint64_t cycle, Picos now) {
   // Back to front: responses (fills) first, then the head of the LSU queue.
   response_block_ = Block::kNone;
   while (from_noc_.ready(now)) {
-    if (!data_path_.available()) {
+    if (!data_path_.available() && carries_data(from_noc_.front())) {
       response_block_ = Block::kDataPath;
       break;
     }
@@ -200,6 +206,11 @@ bool L1Unit::tick(std::uint64_t cycle, Picos now) {
     progress = true;
     if ((response.tag & kTmaTagBit) != 0) {
       tma_.take_response(response, now);  // charges the data path itself
+      continue;
+    }
+    if (response.kind == ReqKind::kWrite || response.kind == ReqKind::kReduction) {
+      assert(write_sectors_in_flight_ >= count(response.sector_mask));
+      write_sectors_in_flight_ -= count(response.sector_mask);  // an acknowledgement: a header
       continue;
     }
     const std::uint64_t extra = data_path_.consume(
@@ -221,20 +232,24 @@ bool L1Unit::tick(std::uint64_t cycle, Picos now) {
     progress = true;
     finish_if_done(index);
   }
-  note_mshr_stall(lsu_block_, now);
+  note_stalls(lsu_block_, now);
 
   next_ps_ = compute_next(now);
   inbox_.earliest_ps = kNever;
   return progress;
 }
 
-void L1Unit::note_mshr_stall(Block block, Picos now) {
-  if (block == Block::kMshr) {
-    if (mshr_stall_since_ == kNever) mshr_stall_since_ = now;
-  } else if (mshr_stall_since_ != kNever) {
-    stats_.mshr_full_stall_cycles += (now - mshr_stall_since_) / clock_.period_ps;
-    mshr_stall_since_ = kNever;
-  }
+void L1Unit::note_stalls(Block block, Picos now) {
+  const auto note = [&](Block kind, Picos& since, std::uint64_t& cycles) {
+    if (block == kind) {
+      if (since == kNever) since = now;
+    } else if (since != kNever) {
+      cycles += (now - since) / clock_.period_ps;
+      since = kNever;
+    }
+  };
+  note(Block::kMshr, mshr_stall_since_, stats_.mshr_full_stall_cycles);
+  note(Block::kWriteCredits, credit_stall_since_, stats_.write_credit_stall_cycles);
 }
 
 Picos L1Unit::compute_next(Picos now) const {
@@ -252,7 +267,8 @@ Picos L1Unit::compute_next(Picos now) const {
           ready = std::max(retry, clock_.edge(data_path_.next_available()));
           break;
         case Block::kMshr:
-          ready = kNever;  // a response frees an MSHR and wakes the unit
+        case Block::kWriteCredits:
+          ready = kNever;  // a response frees an MSHR / a credit and wakes the unit
           break;
         case Block::kNone:
         case Block::kLookups:
@@ -358,11 +374,19 @@ L1Unit::Block L1Unit::issue_load_line(std::uint32_t index, const LineAccess& lin
 }
 
 L1Unit::Block L1Unit::issue_store_line(std::uint32_t index, const LineAccess& line, Picos now) {
+  const std::uint32_t sectors = count(line.sector_mask);
+  // A request larger than every credit still goes when nothing else is in flight.
+  if (write_credits_ != 0 && write_sectors_in_flight_ != 0 &&
+      write_sectors_in_flight_ + sectors > write_credits_) {
+    return Block::kWriteCredits;
+  }
   if (to_noc_.full()) return Block::kInterconnect;
   Slot& slot = slots_[index];
-  to_noc_.push(MemRequest{line.line, line.sector_mask, line.full_mask, index, sm_, slot.store_kind},
-               now, now + clock_.period_ps);
-  stats_.store_sectors += count(line.sector_mask);
+  MemRequest request{line.line, line.sector_mask, line.full_mask, index, sm_, slot.store_kind};
+  request.acknowledge = write_credits_ != 0;
+  if (request.acknowledge) write_sectors_in_flight_ += sectors;
+  to_noc_.push(request, now, now + clock_.period_ps);
+  stats_.store_sectors += sectors;
   slot.ready_ps = now;  // complete once the last line entered the interconnect
   return Block::kNone;
 }
@@ -450,8 +474,8 @@ std::string L1Unit::describe_state() const {
                            s.token, s.submit_ps, s.next_line, s.lines.lines.size(), s.pending);
     }
   }
-  constexpr const char* kBlocks[] = {"none", "tag lookups", "data path", "mshr full",
-                                     "interconnect full"};
+  constexpr const char* kBlocks[] = {"none",      "tag lookups",       "data path",
+                                     "mshr full", "interconnect full", "no write credit"};
   return fmt::format(
       "lsu {}/{} (blocked: {}), responses {}/{}, to interconnect {}/{}, mshr {}/{}, {} accesses in "
       "flight, {} completions unread; oldest: {}",
@@ -469,6 +493,8 @@ void L1Unit::report(StatSink& sink) const {
   sink.add(name_ + ".shared_accesses", static_cast<double>(stats_.shared_accesses));
   sink.add(name_ + ".shared_bank_passes", static_cast<double>(stats_.shared_bank_passes));
   sink.add(name_ + ".mshr_full_stall_cycles", static_cast<double>(stats_.mshr_full_stall_cycles));
+  sink.add(name_ + ".write_credit_stall_cycles",
+           static_cast<double>(stats_.write_credit_stall_cycles));
 }
 
 }  // namespace sassim::memsys

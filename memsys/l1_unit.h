@@ -30,6 +30,10 @@
 // - Stores and reductions: write-through, one write request per line with the
 //   written sectors (sectors present in the L1 stay valid: updated in place, nothing
 //   is allocated); complete in the cycle their last request enters the interconnect.
+//   With l1.write_credit_sectors = N > 0 each request takes one credit per sector it
+//   writes and asks the L2 for an acknowledgement; the credits return at the edge the
+//   acknowledgement is taken, and a request that does not fit in the credits left
+//   waits at the head of the LSU queue (back-pressure; one larger than N goes alone).
 // - Atomics: one request per line, executed at the L2 (the L1's copies of those
 //   sectors are invalidated); complete when every response is back.
 // - The data path moves data_bytes_per_cycle (a byte credit shared by hits, fills,
@@ -102,13 +106,21 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
     std::uint64_t shared_accesses = 0;
     std::uint64_t shared_bank_passes = 0;
     std::uint64_t mshr_full_stall_cycles = 0;  // cycles the LSU head waited for an MSHR
+    std::uint64_t write_credit_stall_cycles = 0;  // cycles the LSU head waited for a credit
   };
   const Stats& stats() const { return stats_; }
   const SectorCache& cache() const { return cache_; }
 
  private:
   enum class Path : std::uint8_t { kShared, kLoad, kStore, kAtomic };
-  enum class Block : std::uint8_t { kNone, kLookups, kDataPath, kMshr, kInterconnect };
+  enum class Block : std::uint8_t {
+    kNone,
+    kLookups,
+    kDataPath,
+    kMshr,
+    kInterconnect,
+    kWriteCredits
+  };
   struct Slot {
     std::uint32_t token = 0;
     Path path = Path::kLoad;
@@ -154,7 +166,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   Block issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now);
   void take_response(const MemResponse& response, Picos data_ready);
   void finish_if_done(std::uint32_t index);
-  void note_mshr_stall(Block block, Picos now);
+  void note_stalls(Block block, Picos now);
   Picos compute_next(Picos now) const;
   Picos cycles(std::uint64_t n) const { return n * clock_.period_ps; }
 
@@ -181,6 +193,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   std::uint32_t shared_latency_cycles_;
   std::uint32_t tag_lookups_per_cycle_;
   std::int64_t data_bytes_per_cycle_;
+  std::uint32_t write_credits_;  // sectors; 0: writes unacknowledged, unlimited
 
   std::uint64_t unified_bytes_;
   SectorCache cache_;
@@ -202,6 +215,8 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   Block lsu_block_ = Block::kNone;
   Block response_block_ = Block::kNone;
   Picos mshr_stall_since_ = kNever;
+  Picos credit_stall_since_ = kNever;
+  std::uint32_t write_sectors_in_flight_ = 0;  // sectors written, not yet acknowledged
   std::uint64_t next_seq_ = 0;
   std::uint32_t outstanding_ = 0;
   std::uint32_t slots_in_use_ = 0;

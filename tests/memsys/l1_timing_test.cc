@@ -260,6 +260,57 @@ TEST(L1Timing, StoreCompletesWhenItEntersTheInterconnect) {
   EXPECT_EQ(stats.get("gpu.noc.response_packets"), 0);
 }
 
+// With write credits every store request asks the L2 for an acknowledgement and holds
+// one credit per sector it writes until the acknowledgement is back.
+TEST(L1Timing, WriteCreditsHoldTheNextStoreUntilAnAcknowledgementReturns) {
+  config::GpuConfig c = small_config();
+  c.mutable_l1()->set_write_credit_sectors(4);
+  Rig rig(c);
+  testing::MockSm& sm = rig.sm(0);
+  sm.schedule(0, 1, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x10000, 4));
+  sm.schedule(0, 2, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x20000, 4));
+  rig.run();
+  EXPECT_EQ(sm.latency(1), 1 * kCycle);
+  // Store 1's request leaves the LSU in cycle 1, is visible to the interconnect in cycle 2,
+  // reaches the slice 10 cycles later, is acknowledged through the 30-cycle hit pipeline
+  // and comes back in 10 more: the L1 takes the acknowledgement in cycle 52 and sends
+  // store 2 in that cycle.
+  EXPECT_EQ(sm.latency(2), 52 * kCycle);
+  rig.drain();
+  const auto stats = rig.stats();
+  EXPECT_EQ(stats.get("gpu.sm[0].l1.store_sectors"), 8);
+  EXPECT_EQ(stats.get("gpu.noc.response_packets"), 2);  // two acknowledgements
+  EXPECT_EQ(stats.get("gpu.sm[0].l1.write_credit_stall_cycles"), 52 - 2);
+}
+
+TEST(L1Timing, StoresWithinTheWriteCreditsDoNotWait) {
+  config::GpuConfig c = small_config();
+  c.mutable_l1()->set_write_credit_sectors(8);
+  Rig rig(c);
+  testing::MockSm& sm = rig.sm(0);
+  sm.schedule(0, 1, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x10000, 4));
+  sm.schedule(0, 2, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x20000, 4));
+  sm.schedule(0, 3, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x30000, 4));
+  rig.run();
+  EXPECT_EQ(sm.latency(1), 1 * kCycle);
+  EXPECT_EQ(sm.latency(2), 2 * kCycle);   // one line per cycle, 8 sectors in flight
+  EXPECT_EQ(sm.latency(3), 52 * kCycle);  // waits for store 1's acknowledgement
+}
+
+TEST(L1Timing, AStoreLargerThanTheWriteCreditsGoesAlone) {
+  config::GpuConfig c = small_config();
+  c.mutable_l1()->set_write_credit_sectors(2);
+  Rig rig(c);
+  testing::MockSm& sm = rig.sm(0);
+  sm.schedule(0, 1, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x10000, 4));
+  sm.schedule(0, 2, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x20000, 4, 2));
+  rig.run();
+  EXPECT_EQ(sm.latency(1), 1 * kCycle);  // four sectors, nothing else in flight
+  EXPECT_EQ(sm.latency(2), 52 * kCycle);
+  rig.drain();
+  EXPECT_EQ(rig.stats().get("gpu.noc.response_packets"), 2);
+}
+
 TEST(L1Timing, AsyncCopyAddsItsSharedWrite) {
   Rig rig(small_config());
   testing::MockSm& sm = rig.sm(0);
