@@ -105,7 +105,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
     std::uint64_t store_sectors = 0;  // store and reduction sectors sent to the L2
     std::uint64_t shared_accesses = 0;
     std::uint64_t shared_bank_passes = 0;
-    std::uint64_t mshr_full_stall_cycles = 0;  // cycles the LSU head waited for an MSHR
+    std::uint64_t mshr_full_stall_cycles = 0;     // cycles the LSU head waited for an MSHR
     std::uint64_t write_credit_stall_cycles = 0;  // cycles the LSU head waited for a credit
   };
   const Stats& stats() const { return stats_; }
