@@ -198,6 +198,7 @@ std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_mo
   op.flops_per_thread = flops.per_thread;
   op.matrix = matrix_shape_of(*text);
   op.async = async_op_of(*text);
+  op.fence_beyond_cta = row->name == "MEMBAR" && !text->has("CTA");
   return op;
 }
 

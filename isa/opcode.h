@@ -133,6 +133,9 @@ struct DecodedOpcode {
   std::uint8_t barrier_id = 0;
   std::uint16_t barrier_threads = 0;
   AsyncOp async = AsyncOp::kNone;
+  // MEMBAR at GPU or system scope (.GPU, .SYS, or no scope named): it waits until the
+  // L2 has acknowledged the warp's earlier writes. MEMBAR.CTA orders them within the SM.
+  bool fence_beyond_cta = false;
 };
 
 // The opcode table of one architecture. Tables are immutable and shared.

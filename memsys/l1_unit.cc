@@ -111,6 +111,17 @@ void L1Unit::submit(const WarpMemAccess& access, Picos now) {
   } else {
     slot.path = Path::kLoad;
   }
+  slot.ack_wait = kNoAckWait;
+  if (access.ack_token != kNoAckToken && slot.path == Path::kStore) {
+    if (free_ack_waits_.empty()) {
+      free_ack_waits_.push_back(static_cast<std::uint32_t>(ack_waits_.size()));
+      ack_waits_.emplace_back();
+    }
+    slot.ack_wait = free_ack_waits_.back();
+    free_ack_waits_.pop_back();
+    ack_waits_[slot.ack_wait] = AckWait{access.ack_token, 0, false};
+    ++outstanding_;  // the ack token pops too
+  }
   slot.next_line = 0;
   slot.issued = false;
   slot.pending = 0;
@@ -209,8 +220,7 @@ bool L1Unit::tick(std::uint64_t cycle, Picos now) {
       continue;
     }
     if (response.kind == ReqKind::kWrite || response.kind == ReqKind::kReduction) {
-      assert(write_sectors_in_flight_ >= count(response.sector_mask));
-      write_sectors_in_flight_ -= count(response.sector_mask);  // an acknowledgement: a header
+      take_acknowledgement(response, now);  // a header, no data
       continue;
     }
     const std::uint64_t extra = data_path_.consume(
@@ -382,9 +392,11 @@ L1Unit::Block L1Unit::issue_store_line(std::uint32_t index, const LineAccess& li
   }
   if (to_noc_.full()) return Block::kInterconnect;
   Slot& slot = slots_[index];
-  MemRequest request{line.line, line.sector_mask, line.full_mask, index, sm_, slot.store_kind};
-  request.acknowledge = write_credits_ != 0;
-  if (request.acknowledge) write_sectors_in_flight_ += sectors;
+  MemRequest request{line.line, line.sector_mask, line.full_mask, slot.ack_wait, sm_,
+                     slot.store_kind};
+  request.acknowledge = write_credits_ != 0 || slot.ack_wait != kNoAckWait;
+  if (write_credits_ != 0) write_sectors_in_flight_ += sectors;
+  if (slot.ack_wait != kNoAckWait) ++ack_waits_[slot.ack_wait].remaining;
   to_noc_.push(request, now, now + clock_.period_ps);
   stats_.store_sectors += sectors;
   slot.ready_ps = now;  // complete once the last line entered the interconnect
@@ -442,10 +454,33 @@ void L1Unit::take_response(const MemResponse& response, Picos data_ready) {
   }
 }
 
+void L1Unit::take_acknowledgement(const MemResponse& response, Picos now) {
+  if (write_credits_ != 0) {
+    assert(write_sectors_in_flight_ >= count(response.sector_mask));
+    write_sectors_in_flight_ -= count(response.sector_mask);
+  }
+  if (response.tag == kNoAckWait) return;
+  AckWait& wait = ack_waits_[response.tag];
+  assert(wait.remaining > 0);
+  if (--wait.remaining == 0 && wait.sent) {
+    completions_.push(Completion{now, next_seq_++, wait.token});
+    free_ack_waits_.push_back(response.tag);
+  }
+}
+
 void L1Unit::finish_if_done(std::uint32_t index) {
   Slot& slot = slots_[index];
   if (!slot.issued || slot.pending != 0) return;
   Picos done = std::max(slot.ready_ps, now_ps_);
+  if (slot.ack_wait != kNoAckWait) {
+    AckWait& wait = ack_waits_[slot.ack_wait];
+    wait.sent = true;
+    if (wait.remaining == 0) {  // nothing was written (no active thread)
+      completions_.push(Completion{done, next_seq_++, wait.token});
+      free_ack_waits_.push_back(slot.ack_wait);
+    }
+    slot.ack_wait = kNoAckWait;
+  }
   if (slot.async_copy) {
     // The copy's write into shared memory: one data-path pass per 128 bytes, after the data is
     // back.

@@ -30,6 +30,8 @@
 // - Stores and reductions: write-through, one write request per line with the
 //   written sectors (sectors present in the L1 stay valid: updated in place, nothing
 //   is allocated); complete in the cycle their last request enters the interconnect.
+//   A store submitted with an ack_token asks the L2 to acknowledge each of its
+//   requests; the ack_token completes at the edge the last acknowledgement is taken.
 //   With l1.write_credit_sectors = N > 0 each request takes one credit per sector it
 //   writes and asks the L2 for an acknowledgement; the credits return at the edge the
 //   acknowledgement is taken, and a request that does not fit in the credits left
@@ -80,6 +82,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   const TmaEngine& tma() const { return tma_; }
 
   // SmMemoryPort
+  bool acknowledges_writes() const override { return true; }
   bool can_accept(Picos now) const override;
   void submit(const WarpMemAccess& access, Picos now) override;
   std::optional<std::uint32_t> pop_completed(Picos now) override;
@@ -135,9 +138,18 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
     std::uint32_t next_line = 0;  // lines issued so far
     bool issued = false;          // every line issued (the access left the LSU queue)
     std::uint32_t pending = 0;    // sectors (loads) or responses (atomics) outstanding
+    std::uint32_t ack_wait = kNoAckWait;  // stores with an ack_token: index into ack_waits_
     Picos ready_ps = 0;           // when the data known so far is in the registers
     Picos submit_ps = 0;
     std::uint64_t seq = 0;
+  };
+  // Request tag of a write nobody waits for (below kTmaTagBit: not the TMA engine's).
+  static constexpr std::uint32_t kNoAckWait = kTmaTagBit - 1;
+  // A store's acknowledgements still to come (the slot is freed once the store is sent).
+  struct AckWait {
+    std::uint32_t token = 0;
+    std::uint32_t remaining = 0;  // requests not yet acknowledged
+    bool sent = false;            // every request has been sent
   };
   struct Waiter {
     std::uint32_t slot = 0;
@@ -166,6 +178,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   Block issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now);
   void take_response(const MemResponse& response, Picos data_ready);
   void finish_if_done(std::uint32_t index);
+  void take_acknowledgement(const MemResponse& response, Picos now);
   void note_stalls(Block block, Picos now);
   Picos compute_next(Picos now) const;
   Picos cycles(std::uint64_t n) const { return n * clock_.period_ps; }
@@ -203,6 +216,8 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   TimedQueue<std::uint32_t> lsu_;  // slot indices
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
+  std::vector<AckWait> ack_waits_;
+  std::vector<std::uint32_t> free_ack_waits_;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
   Link<MemRequest>& to_noc_;
   Link<MemResponse>& from_noc_;

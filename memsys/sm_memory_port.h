@@ -12,8 +12,14 @@
 
 namespace sassim::memsys {
 
+inline constexpr std::uint32_t kNoAckToken = ~std::uint32_t{0};
+
 struct WarpMemAccess {
   std::uint32_t token = 0;  // chosen by the SM; returned by pop_completed()
+  // Stores and reductions to global or local memory: a second token, returned by
+  // pop_completed() once the L2 has acknowledged every write request of the access
+  // (kNoAckToken: the writes are not acknowledged).
+  std::uint32_t ack_token = kNoAckToken;
   isa::MemSpace space = isa::MemSpace::kGlobal;
   isa::MemKind kind = isa::MemKind::kLoad;
   std::uint8_t bytes_per_thread = 4;
@@ -29,8 +35,6 @@ struct WarpMemAccess {
 // UBLKRED.S.S): sectors read from shared memory at the engine's rate, nothing sent to
 // the L2; the SM moves the data to the other CTA (sim/sm_cluster_copy.cc).
 enum class TmaKind : std::uint8_t { kLoad, kStore, kPrefetch, kReduction, kSharedCopy };
-
-inline constexpr std::uint32_t kNoAckToken = ~std::uint32_t{0};
 
 // One TMA / bulk copy (memsys/tma_engine.h). Transfers: contiguous runs of `bytes /
 // transfers.size()` bytes starting at each listed global address (a bulk copy has one; a tensor
@@ -50,6 +54,9 @@ struct TmaCopy {
 class SmMemoryPort {
  public:
   virtual ~SmMemoryPort() = default;
+  // Whether stores and reductions submitted with an ack_token get it back once the L2
+  // has acknowledged their writes; the SM asks for acknowledgements only then.
+  virtual bool acknowledges_writes() const { return false; }
   // True when submit() may be called at time now (the LSU input queue has room).
   virtual bool can_accept(Picos now) const = 0;
   // Takes a warp memory instruction; addresses are copied as needed.

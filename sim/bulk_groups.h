@@ -74,15 +74,17 @@ inline bool depbar_groups_within(const Warp& w, std::uint32_t allowed) {
   return async_groups_within(w, allowed) && bulk_reads_within(w, allowed);
 }
 
-// MEMBAR (and CCTL): nothing of the warp in flight, acknowledgements included.
+// MEMBAR (and CCTL): nothing of the warp in flight, acknowledgements included (those
+// of ordinary writes for a MEMBAR beyond the CTA).
 inline bool accesses_drained(const Warp& w) {
-  return w.outstanding == 0 && w.bulk_unacked == 0;
+  return w.outstanding == 0 && w.bulk_unacked == 0 && (!w.wait_writes || w.writes_unacked == 0);
 }
 
 // A memory barrier issues: CCTL.IVALL (`invalidates_l1`) after DEPBAR.LE SB0, N with
 // N > 0 waits for the bulk groups' acknowledgements only, any other for every access.
-inline void start_memory_barrier(Warp& w, bool invalidates_l1) {
+inline void start_memory_barrier(Warp& w, bool invalidates_l1, bool waits_for_writes) {
   w.wait_async_only = false;
+  w.wait_writes = waits_for_writes;
   w.wait_bulk_acks = invalidates_l1 && w.bulk_wait_groups > 0;
 }
 

@@ -305,7 +305,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     return;
   }
   if (active && si.op.control == isa::ControlKind::kMemoryBarrier) {
-    start_memory_barrier(w, timing.invalidates_l1(si.op));
+    start_memory_barrier(w, timing.invalidates_l1(si.op), si.op.fence_beyond_cta);
     if (!memory_wait_done(w)) {
       w.state = WarpState::kWaitMemory;
       w.min_issue_cycle = cycle + 1;

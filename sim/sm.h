@@ -165,7 +165,9 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
                    std::uint64_t cycle, Picos now);
   bool submit_tma_copies(std::uint64_t cycle, Picos now);
   void complete_tma(const PendingAccess& p, std::uint64_t cycle);
-  // The L2 acknowledged every write of a TMA store or reduction (its ack token).
+  // The L2 acknowledged every write of an ordinary store or reduction (sm_memory.cc) /
+  // of a TMA store or reduction (their ack tokens).
+  void complete_write_ack(std::uint32_t token, std::uint64_t cycle);
   void complete_bulk_ack(std::uint32_t token, std::uint64_t cycle);
   void wake_mbarrier_waiters(const std::vector<unsigned>& slots, std::uint64_t cycle);
   void finish_warp(unsigned slot, std::uint64_t cycle);

@@ -49,6 +49,7 @@ struct Sm::PendingAccess {
   std::uint32_t cluster_rank = 0;
   bool bulk = false;
   bool bulk_ack = false;
+  bool write_ack = false;  // an ordinary store's acknowledgements (sm_memory.cc)
   std::uint64_t bulk_group = 0;
   std::uint64_t warp_age = 0;
   std::array<isa::RegRange, isa::kMaxDstRanges> dst{};

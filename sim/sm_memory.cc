@@ -44,6 +44,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   p.dsmem_rank = dsmem_rank;
   p.bulk = false;
   p.bulk_ack = false;
+  p.write_ack = false;
   p.async = si.op.mem == isa::MemKind::kAsyncCopy;
   const bool returns_data = si.op.mem == isa::MemKind::kLoad || si.op.mem == isa::MemKind::kAtomic;
   p.num_dst = returns_data ? si.num_dst : 0;
@@ -64,6 +65,18 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
 
   memsys::WarpMemAccess access;
   access.token = token;
+  const bool writes = si.op.mem == isa::MemKind::kStore || si.op.mem == isa::MemKind::kReduction;
+  if (writes && space != isa::MemSpace::kShared && !dsmem && port_.acknowledges_writes()) {
+    // The L2 acknowledges the writes; a MEMBAR beyond the CTA waits for that.
+    const std::uint32_t ack = acquire_token();
+    PendingAccess& a = pending_[ack];
+    a = PendingAccess{};
+    a.slot = slot;
+    a.write_ack = true;
+    a.warp_age = w.age;
+    ++w.writes_unacked;
+    access.ack_token = ack;
+  }
   access.space = space;
   access.kind = si.op.mem;
   // The wider of what the trace recorded and what the opcode moves: traces record 2
@@ -118,6 +131,10 @@ void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
     complete_bulk_ack(token, cycle);
     return;
   }
+  if (p.write_ack) {
+    complete_write_ack(token, cycle);
+    return;
+  }
   Warp& w = warps_[p.slot];
   if (p.tma) complete_tma(p, cycle);
   for (std::uint8_t d = 0; d < p.num_dst; ++d) {
@@ -148,6 +165,18 @@ void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
       break;
     default:
       break;
+  }
+}
+
+void Sm::complete_write_ack(std::uint32_t token, std::uint64_t cycle) {
+  const PendingAccess& p = pending_[token];
+  free_tokens_.push_back(token);
+  Warp& w = warps_[p.slot];
+  if (w.state == WarpState::kFree || w.age != p.warp_age) return;  // the warp exited
+  --w.writes_unacked;
+  if (w.state == WarpState::kWaitMemory && memory_wait_done(w)) {
+    w.state = WarpState::kRunning;
+    advance(p.slot, std::max(w.min_issue_cycle, cycle));
   }
 }
 

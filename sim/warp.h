@@ -63,6 +63,10 @@ struct Warp {
   std::vector<BulkGroup> bulk_groups;
   std::uint64_t bulk_group_base = 0;
   std::uint32_t bulk_unacked = 0;
+  // Ordinary stores and reductions whose writes the L2 has not yet acknowledged, and
+  // whether the warp in kWaitMemory waits for them (MEMBAR.GPU / .SYS).
+  std::uint32_t writes_unacked = 0;
+  bool wait_writes = false;
   // N of the warp's last DEPBAR.LE SB0, N, and whether the warp in kWaitMemory waits at
   // a CCTL.IVALL for the acknowledgements of all bulk groups but the newest N.
   std::uint32_t bulk_wait_groups = 0;

@@ -97,6 +97,13 @@ TEST(OpcodeClass, ControlKinds) {
   }
   EXPECT_EQ(decode("FENCE.VIEW.ASYNC.S", Arch::kSm90).control, ControlKind::kMemoryBarrier);
   EXPECT_EQ(decode("MEMBAR.CTA", Arch::kSm61).control, ControlKind::kMemoryBarrier);
+  // Fences beyond the CTA wait for the L2's acknowledgement of earlier writes.
+  for (std::string_view op : {"MEMBAR.SC.GPU", "MEMBAR.ALL.GPU", "MEMBAR.SC.SYS", "MEMBAR"}) {
+    EXPECT_TRUE(decode(op).fence_beyond_cta) << op;
+  }
+  for (std::string_view op : {"MEMBAR.SC.CTA", "MEMBAR.ALL.CTA", "ERRBAR", "CCTL.IVALL"}) {
+    EXPECT_FALSE(decode(op).fence_beyond_cta) << op;
+  }
   EXPECT_EQ(decode("DEPBAR.LE").control, ControlKind::kDependency);
   EXPECT_EQ(decode("LDGDEPBAR").control, ControlKind::kDependency);
   EXPECT_EQ(decode("UCGABAR_ARV", Arch::kSm90).control, ControlKind::kClusterArrive);

@@ -283,6 +283,22 @@ TEST(L1Timing, WriteCreditsHoldTheNextStoreUntilAnAcknowledgementReturns) {
   EXPECT_EQ(stats.get("gpu.sm[0].l1.write_credit_stall_cycles"), 52 - 2);
 }
 
+TEST(L1Timing, AStoresAckTokenCompletesWithItsLastAcknowledgement) {
+  Rig rig(small_config());
+  EXPECT_TRUE(rig.memory->port(0).acknowledges_writes());
+  testing::MockSm& sm = rig.sm(0);
+  sm.store_acknowledged(0, 1, 2, strided(0x10000, 8));  // two lines
+  rig.run();
+  // The lines leave the LSU in cycles 1 and 2. The first's acknowledgement would be taken
+  // in cycle 52 (as in the credit test above); the second request follows the first's
+  // 136 bytes through the 64-byte port two cycles later, so its acknowledgement comes in
+  // cycle 54 and completes the ack token.
+  EXPECT_EQ(sm.latency(1), 2 * kCycle);
+  EXPECT_EQ(sm.completed_at(2) - sm.submitted_at(1), 54 * kCycle);
+  rig.drain();
+  EXPECT_EQ(rig.stats().get("gpu.noc.response_packets"), 2);  // one per line
+}
+
 TEST(L1Timing, StoresWithinTheWriteCreditsDoNotWait) {
   config::GpuConfig c = small_config();
   c.mutable_l1()->set_write_credit_sectors(8);

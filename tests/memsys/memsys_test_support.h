@@ -91,6 +91,13 @@ class MockSm final : public ClockedUnit {
     schedule(at_ps, token, isa::MemSpace::kGlobal, isa::MemKind::kLoad, std::move(addresses),
              bytes);
   }
+  // A global store whose writes the L2 acknowledges: ack_token completes with the last.
+  void store_acknowledged(Picos at_ps, std::uint32_t token, std::uint32_t ack_token,
+                          std::vector<std::uint64_t> addresses) {
+    schedule(at_ps, token, isa::MemSpace::kGlobal, isa::MemKind::kStore, std::move(addresses));
+    script_.back().access.ack_token = ack_token;
+    ++expected_;
+  }
   // A global load whose cache operator keeps it out of the L1 (LDG.E.STRONG.GPU).
   void load_l1_bypass(Picos at_ps, std::uint32_t token, std::vector<std::uint64_t> addresses) {
     load(at_ps, token, std::move(addresses));

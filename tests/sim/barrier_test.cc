@@ -68,6 +68,35 @@ TEST_F(BarrierTest, MembarWaitsForTheWarpsOutstandingLoad) {
   EXPECT_EQ(cycles_in(WarpCycleState::kMembar), 99U);  // cycles 3..101
 }
 
+// MEMBAR at GPU scope waits for the L2's acknowledgement of the warp's earlier store;
+// at CTA scope only for the store to leave the SM.
+TEST_F(BarrierTest, MembarAtGpuScopeWaitsForTheStoresAcknowledgement) {
+  write_ack_cycles_ = 80;
+  run({warp_text(0, {"0000 ffffffff 0 STG.E 2 R2 R3 4 1 0x1000 4",
+                     "0010 ffffffff 0 MEMBAR.SC.GPU 0 0", "0020 ffffffff 1 R6 MOV 0 0"})},
+      50);
+  EXPECT_EQ(recorder_.cycle_of(0x10), 2U);
+  // The store leaves address generation at 2; its acknowledgement is back at 2 + 80.
+  EXPECT_EQ(recorder_.cycle_of(0x20), 82U);
+  EXPECT_EQ(cycles_in(WarpCycleState::kMembar), 79U);  // cycles 3..81
+}
+
+TEST_F(BarrierTest, MembarAtCtaScopeDoesNotWaitForAcknowledgements) {
+  write_ack_cycles_ = 80;
+  run({warp_text(0, {"0000 ffffffff 0 STG.E 2 R2 R3 4 1 0x1000 4",
+                     "0010 ffffffff 0 MEMBAR.ALL.CTA 0 0", "0020 ffffffff 1 R6 MOV 0 0"})},
+      50);
+  EXPECT_EQ(recorder_.cycle_of(0x20), 52U);  // the store's own token: 2 + 50
+}
+
+TEST_F(BarrierTest, ExitDoesNotWaitForAcknowledgements) {
+  write_ack_cycles_ = 80;
+  run({warp_text(0, {"0000 ffffffff 0 STG.E 2 R2 R3 4 1 0x1000 4", "0010 ffffffff 0 EXIT 0 0"})},
+      50);
+  EXPECT_EQ(cycles_in(WarpCycleState::kDrain), 49U);  // cycles 3..51, as without them
+  EXPECT_EQ(end_cycle_, 52U);  // the CTA retires; the memory system drains the rest
+}
+
 TEST_F(BarrierTest, ExitDrainsTheWarpsStores) {
   run({warp_text(0, {"0000 ffffffff 0 STG.E 2 R2 R3 4 1 0x1000 4", "0010 ffffffff 0 EXIT 0 0"})},
       50);

@@ -1,6 +1,7 @@
 #pragma once
 // Shared pieces of the timing-model tests: a small GPU config, hand-built static
 // instructions and CTAs, a memory port with a fixed latency, and an issue recorder.
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -97,13 +98,17 @@ inline traces::CtaTrace make_cta(const traces::StaticInstTable& statics,
 }
 
 // Completes every access a fixed number of core cycles after it was submitted.
+// With ack_latency_ps > 0 it acknowledges writes: a store's ack token comes back that
+// long after its submission.
 class FixedLatencyPort final : public memsys::SmMemoryPort {
  public:
-  FixedLatencyPort(Picos latency_ps, std::size_t capacity = 64)
-      : latency_ps_(latency_ps), capacity_(capacity) {}
+  FixedLatencyPort(Picos latency_ps, std::size_t capacity = 64, Picos ack_latency_ps = 0)
+      : latency_ps_(latency_ps), ack_latency_ps_(ack_latency_ps), capacity_(capacity) {}
+  bool acknowledges_writes() const override { return ack_latency_ps_ > 0; }
   bool can_accept(Picos /*now*/) const override { return in_flight_.size() < capacity_; }
   void submit(const memsys::WarpMemAccess& access, Picos now) override {
-    in_flight_.emplace_back(now + latency_ps_, access.token);
+    add(now + latency_ps_, access.token);
+    if (access.ack_token != memsys::kNoAckToken) add(now + ack_latency_ps_, access.ack_token);
     ++submitted;
     last_bytes_per_thread = access.bytes_per_thread;
   }
@@ -123,7 +128,14 @@ class FixedLatencyPort final : public memsys::SmMemoryPort {
   unsigned last_bytes_per_thread = 0;
 
  private:
+  void add(Picos at, std::uint32_t token) {  // in time order, ties in submission order
+    const auto after = std::find_if(in_flight_.begin(), in_flight_.end(),
+                                    [&](const auto& e) { return e.first > at; });
+    in_flight_.emplace(after, at, token);
+  }
+
   Picos latency_ps_;
+  Picos ack_latency_ps_;
   std::size_t capacity_;
   std::deque<std::pair<Picos, std::uint32_t>> in_flight_;
 };
