@@ -392,8 +392,8 @@ L1Unit::Block L1Unit::issue_store_line(std::uint32_t index, const LineAccess& li
   }
   if (to_noc_.full()) return Block::kInterconnect;
   Slot& slot = slots_[index];
-  MemRequest request{line.line, line.sector_mask, line.full_mask, slot.ack_wait, sm_,
-                     slot.store_kind};
+  MemRequest request{line.line, line.sector_mask, line.full_mask, slot.ack_wait,
+                     sm_,       slot.store_kind};
   request.acknowledge = write_credits_ != 0 || slot.ack_wait != kNoAckWait;
   if (write_credits_ != 0) write_sectors_in_flight_ += sectors;
   if (slot.ack_wait != kNoAckWait) ++ack_waits_[slot.ack_wait].remaining;

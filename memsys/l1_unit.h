@@ -135,11 +135,11 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
     std::uint32_t active_mask = 0;
     std::vector<std::uint64_t> addresses;
     CoalescedLines lines;
-    std::uint32_t next_line = 0;  // lines issued so far
-    bool issued = false;          // every line issued (the access left the LSU queue)
-    std::uint32_t pending = 0;    // sectors (loads) or responses (atomics) outstanding
+    std::uint32_t next_line = 0;          // lines issued so far
+    bool issued = false;                  // every line issued (the access left the LSU queue)
+    std::uint32_t pending = 0;            // sectors (loads) or responses (atomics) outstanding
     std::uint32_t ack_wait = kNoAckWait;  // stores with an ack_token: index into ack_waits_
-    Picos ready_ps = 0;           // when the data known so far is in the registers
+    Picos ready_ps = 0;                   // when the data known so far is in the registers
     Picos submit_ps = 0;
     std::uint64_t seq = 0;
   };

@@ -24,6 +24,8 @@ std::uint32_t round_up(std::uint32_t value, std::uint32_t unit) {
   return unit == 0 ? value : (value + unit - 1) / unit * unit;
 }
 
+}  // namespace
+
 CtaResources cta_resources(const traces::KernelInfo& info, const config::GpuConfig& config) {
   CtaResources r;
   r.threads = static_cast<std::uint32_t>(info.block.count());
@@ -36,10 +38,17 @@ CtaResources cta_resources(const traces::KernelInfo& info, const config::GpuConf
   if (r.threads != 0) ctas = std::min(ctas, sm.max_threads() / r.threads);
   if (r.warps != 0) ctas = std::min(ctas, sm.max_warps() / r.warps);
   if (r.registers != 0) ctas = std::min(ctas, sm.registers() / r.registers);
+  // Nor more than the grid gives an SM: a grid of fewer CTAs than SMs never has two on
+  // one SM, and no larger carve-out would raise its occupancy.
+  const std::uint64_t num_sms = std::max(config.num_sms(), 1u);
+  const std::uint64_t grid_per_sm = (info.grid.count() + num_sms - 1) / num_sms;
+  ctas = static_cast<std::uint32_t>(std::min<std::uint64_t>(ctas, grid_per_sm));
   r.shared_carveout_bytes =
       config::shared_carveout_bytes(config, std::max(ctas, 1u), r.shared_bytes);
   return r;
 }
+
+namespace {
 
 void check_fits(const traces::KernelInfo& info, const CtaResources& r, const config::GpuConfig& c) {
   auto fail = [&](std::string_view what, std::uint64_t need, std::uint64_t have) {

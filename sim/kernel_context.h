@@ -5,6 +5,10 @@
 #include "sim/exec_timing.h"
 #include "traces/kernel_trace.h"
 
+namespace sassim::config {
+class GpuConfig;
+}
+
 namespace sassim::sim {
 
 class ControlBitsTable;
@@ -22,6 +26,11 @@ struct CtaResources {
   static constexpr std::uint32_t kKeepCarveout = ~std::uint32_t{0};
   std::uint32_t shared_carveout_bytes = kKeepCarveout;
 };
+
+// One CTA's resources on `config`, and the carve-out the kernel runs with: the smallest
+// option that holds the shared memory of the CTAs an SM can keep resident by its other
+// limits (threads, warps, registers, CTA slots) and by the grid (ceil(CTAs / SMs)).
+CtaResources cta_resources(const traces::KernelInfo& info, const config::GpuConfig& config);
 
 struct KernelContext {
   // Counters of one launch, kept apart from the per-unit counters so that kernels
