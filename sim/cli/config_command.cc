@@ -23,8 +23,10 @@ void add_config_command(CLI::App& app) {
                                            "Print the resolved config (base presets merged, "
                                            "overrides applied, validated)");
   show_cmd->add_option("config", show->config, "preset name or config file")->required();
-  show_cmd->add_option("-s,--set", show->overrides, "override a config field: PATH=VALUE")
-      ->type_name("PATH=VALUE");
+  show_cmd
+      ->add_option("-s,--set", show->overrides, "override a config field: PATH=VALUE (repeatable)")
+      ->type_name("PATH=VALUE")
+      ->allow_extra_args(false);  // one value per -s: a following trace stays positional
   show_cmd->callback([show] {
     fmt::print("{}", config::to_text(config::load_config(show->config, show->overrides)));
   });

@@ -86,8 +86,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-c,--config", options->config,
                   "preset name (v100, a100, h100, h200, rtx2060, rtx3070, gtx1080, ...) or config "
                   "file; default: the preset matching the trace's binary version");
-  cmd->add_option("-s,--set", options->overrides, "override a config field: PATH=VALUE")
-      ->type_name("PATH=VALUE");
+  cmd->add_option("-s,--set", options->overrides,
+                  "override a config field: PATH=VALUE (repeatable)")
+      ->type_name("PATH=VALUE")
+      ->allow_extra_args(false);  // one value per -s: a following trace stays positional
   cmd->add_option("--sass", options->listings,
                   "SASS listing (nvdisasm -c -hex or cuobjdump -sass); kernels named like one "
                   "of its functions issue by its control bits (repeatable)")

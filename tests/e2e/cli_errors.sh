@@ -18,6 +18,9 @@ expect 1 "nosuchpreset" -- "$sassim" config show nosuchpreset
 expect 1 "unitz" -- "$sassim" config show v100 --set sm.unitz.fp32.latency_cycles=3
 expect 1 "latency_cycles" -- "$sassim" config show v100 --set sm.units.fp32.latency_cycles=0
 expect 0 "latency_cycles: 9" -- "$sassim" config show v100 --set sm.units.fp32.latency_cycles=9
+# One value per -s: what follows stays positional.
+expect 0 "latency_cycles: 9" -- "$sassim" config show --set sm.units.fp32.latency_cycles=9 v100
+expect 0 "vectoradd_sm80: binary version 80" -- "$sassim" run -q -s sm.units.fp32.latency_cycles=9 "$data/vectoradd_sm80"
 # --sass: control bits from a SASS listing (a one-warp vectoradd trace of sm_80).
 sass="$root/kernels/sass"
 expect 1 "no/such.sass: cannot read the SASS listing" -- "$sassim" run -q --sass "$root/no/such.sass" "$data/vectoradd_sm80"
