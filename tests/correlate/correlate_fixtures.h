@@ -9,6 +9,7 @@
 #include <string>
 
 #include "isa/error.h"
+#include "tests/support/scratch_dir.h"
 
 namespace sassim::correlate::testing {
 
@@ -28,8 +29,8 @@ class ScratchDir : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           (std::string("sassim_correlate_") + info->test_suite_name() + "_" + info->name());
+    dir_ = test_support::scratch_path(std::string("correlate_") + info->test_suite_name() + "_" +
+                                      info->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }

@@ -8,6 +8,7 @@
 
 #include "e2e_fixtures.h"
 #include "sim/hdf5_writer.h"
+#include "tests/support/scratch_dir.h"
 
 namespace sassim::e2e {
 namespace {
@@ -24,7 +25,7 @@ TEST(Hdf5Results, KernelsTableAndConfigReadBack) {
   const ReferenceTrace& t = reference_traces()[3];
   const config::GpuConfig cfg = config::load_config(t.preset);
   const auto results = replay(t);
-  const auto file = std::filesystem::temp_directory_path() / "sassim_hdf5_test.h5";
+  const auto file = test_support::scratch_path("hdf5_test").replace_extension(".h5");
   sim::write_hdf5(file, {t.path, t.preset, config::to_text(cfg), cfg.num_sms()}, results);
 
   H5::H5File h5(file.string(), H5F_ACC_RDONLY);

@@ -14,6 +14,7 @@
 #include "configs/config_loader.h"
 #include "e2e_fixtures.h"
 #include "sim/hdf5_writer.h"
+#include "tests/support/scratch_dir.h"
 #include "traces/line_source.h"
 
 namespace sassim::e2e {
@@ -55,7 +56,7 @@ TEST(TensorReport, FlashInferPrefillOnA100) {
   EXPECT_DOUBLE_EQ(r.tensor_tflops, expected / r.seconds / 1e12);
   // The results file carries both per kernel.
   const config::GpuConfig cfg = config::load_config(t.preset);
-  const auto file = std::filesystem::temp_directory_path() / "sassim_tensor_report_test.h5";
+  const auto file = test_support::scratch_path("tensor_report_test").replace_extension(".h5");
   sim::write_hdf5(file, {t.path, t.preset, config::to_text(cfg), cfg.num_sms()}, results);
   struct Row {
     double utilisation, tflops;

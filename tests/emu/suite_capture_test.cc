@@ -13,6 +13,7 @@
 #include "configs/config_loader.h"
 #include "kernels/suite.h"
 #include "sim/gpu.h"
+#include "tests/support/scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/emu/suite/suite_io.h"
 
@@ -50,7 +51,7 @@ Captured run(const std::string& arch, const std::string& kernel,
   options.const_bank2 = read_const_bank2(path);
   Captured c;
   if (trace) {
-    c.folder = fs::path(::testing::TempDir()) / ("emu_" + arch + "_" + kernel);
+    c.folder = test_support::scratch_path("emu_" + arch + "_" + kernel);
     fs::remove_all(c.folder);
     options.trace_folder = c.folder;
   }

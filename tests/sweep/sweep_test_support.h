@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/sweep/capture.h"
+#include "tests/support/scratch_dir.h"
 
 namespace sassim::sweep::test {
 
@@ -29,22 +30,9 @@ inline const char* kMatrixMul =
     "traces/reference/gtx1080-microgpusim/test-apps/matrixmul/traces/matrixmul-32-32-trace";
 
 // A fresh folder, removed with everything in it at the end of the test.
-class TempDir {
+class TempDir : public test_support::ScratchDir {
  public:
-  explicit TempDir(const std::string& name)
-      : path_(fs::temp_directory_path() /
-              ("sassim_sweep_" + name + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
+  explicit TempDir(const std::string& name) : ScratchDir("sweep_" + name) {}
 };
 
 inline void write_file(const fs::path& path, const std::string& text) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "isa/error.h"
+#include "tests/support/scratch_dir.h"
 #include "traces/accelsim_reader.h"
 
 namespace sassim::traces {
@@ -18,21 +19,11 @@ namespace {
 
 using ::testing::HasSubstr;
 
-class TempDir {
+class TempDir : public test_support::ScratchDir {
  public:
-  TempDir() {
-    path_ =
-        std::filesystem::temp_directory_path() /
-        ("sassim_traces_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
+  TempDir()
+      : ScratchDir(std::string("traces_") +
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name()) {}
 };
 
 void write_file(const std::filesystem::path& p, const std::string& bytes) {

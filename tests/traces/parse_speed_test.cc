@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/support/scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/line_source.h"
 
@@ -40,7 +41,7 @@ double lines_per_second(const std::filesystem::path& folder, int repeats) {
 
 TEST(ParseSpeed, BfsPlainAndXz) {
   // A plain copy of the trace folder.
-  auto dir = std::filesystem::temp_directory_path() / "sassim_parse_speed_bfs";
+  auto dir = test_support::scratch_path("parse_speed_bfs");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::filesystem::copy_file(kBfs / "kernelslist.g", dir / "kernelslist.g");
