@@ -383,36 +383,6 @@ L1Unit::Block L1Unit::issue_load_line(std::uint32_t index, const LineAccess& lin
   return Block::kNone;
 }
 
-L1Unit::Block L1Unit::issue_store_line(std::uint32_t index, const LineAccess& line, Picos now) {
-  const std::uint32_t sectors = count(line.sector_mask);
-  // A request larger than every credit still goes when nothing else is in flight.
-  if (write_credits_ != 0 && write_sectors_in_flight_ != 0 &&
-      write_sectors_in_flight_ + sectors > write_credits_) {
-    return Block::kWriteCredits;
-  }
-  if (to_noc_.full()) return Block::kInterconnect;
-  Slot& slot = slots_[index];
-  MemRequest request{line.line, line.sector_mask, line.full_mask, slot.ack_wait,
-                     sm_,       slot.store_kind};
-  request.acknowledge = write_credits_ != 0 || slot.ack_wait != kNoAckWait;
-  if (write_credits_ != 0) write_sectors_in_flight_ += sectors;
-  if (slot.ack_wait != kNoAckWait) ++ack_waits_[slot.ack_wait].remaining;
-  to_noc_.push(request, now, now + clock_.period_ps);
-  stats_.store_sectors += sectors;
-  slot.ready_ps = now;  // complete once the last line entered the interconnect
-  return Block::kNone;
-}
-
-L1Unit::Block L1Unit::issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now) {
-  if (to_noc_.full()) return Block::kInterconnect;
-  to_noc_.push(
-      MemRequest{line.line, line.sector_mask, line.full_mask, index, sm_, ReqKind::kAtomic}, now,
-      now + clock_.period_ps);
-  if (SectorCache::Line* cached = cache_.find(line.line)) cached->valid &= ~line.sector_mask;
-  ++slots_[index].pending;
-  return Block::kNone;
-}
-
 // ---- responses and completion ----------------------------------------------------
 
 void L1Unit::take_response(const MemResponse& response, Picos data_ready) {
@@ -451,20 +421,6 @@ void L1Unit::take_response(const MemResponse& response, Picos data_ready) {
   if (entry.outstanding == 0) {
     assert(entry.waiters.empty());
     mshrs_.release(response.tag);
-  }
-}
-
-void L1Unit::take_acknowledgement(const MemResponse& response, Picos now) {
-  if (write_credits_ != 0) {
-    assert(write_sectors_in_flight_ >= count(response.sector_mask));
-    write_sectors_in_flight_ -= count(response.sector_mask);
-  }
-  if (response.tag == kNoAckWait) return;
-  AckWait& wait = ack_waits_[response.tag];
-  assert(wait.remaining > 0);
-  if (--wait.remaining == 0 && wait.sent) {
-    completions_.push(Completion{now, next_seq_++, wait.token});
-    free_ack_waits_.push_back(response.tag);
   }
 }
 

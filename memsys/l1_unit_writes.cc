@@ -1,0 +1,62 @@
+// The L1's write path: store, reduction and atomic requests, write credits and the
+// acknowledgements of stores (memsys/l1_unit.h has the timing).
+#include <bit>
+#include <cassert>
+
+#include "memsys/l1_unit.h"
+
+namespace sassim::memsys {
+namespace {
+
+// Sectors a request writes (one bit each in its mask).
+unsigned sectors_in(std::uint32_t mask) {
+  return static_cast<unsigned>(std::popcount(mask));
+}
+
+}  // namespace
+
+L1Unit::Block L1Unit::issue_store_line(std::uint32_t index, const LineAccess& line, Picos now) {
+  const std::uint32_t sectors = sectors_in(line.sector_mask);
+  // A request larger than every credit still goes when nothing else is in flight.
+  if (write_credits_ != 0 && write_sectors_in_flight_ != 0 &&
+      write_sectors_in_flight_ + sectors > write_credits_) {
+    return Block::kWriteCredits;
+  }
+  if (to_noc_.full()) return Block::kInterconnect;
+  Slot& slot = slots_[index];
+  MemRequest request{line.line, line.sector_mask, line.full_mask, slot.ack_wait,
+                     sm_,       slot.store_kind};
+  request.acknowledge = write_credits_ != 0 || slot.ack_wait != kNoAckWait;
+  if (write_credits_ != 0) write_sectors_in_flight_ += sectors;
+  if (slot.ack_wait != kNoAckWait) ++ack_waits_[slot.ack_wait].remaining;
+  to_noc_.push(request, now, now + clock_.period_ps);
+  stats_.store_sectors += sectors;
+  slot.ready_ps = now;  // complete once the last line entered the interconnect
+  return Block::kNone;
+}
+
+L1Unit::Block L1Unit::issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now) {
+  if (to_noc_.full()) return Block::kInterconnect;
+  to_noc_.push(
+      MemRequest{line.line, line.sector_mask, line.full_mask, index, sm_, ReqKind::kAtomic}, now,
+      now + clock_.period_ps);
+  if (SectorCache::Line* cached = cache_.find(line.line)) cached->valid &= ~line.sector_mask;
+  ++slots_[index].pending;
+  return Block::kNone;
+}
+
+void L1Unit::take_acknowledgement(const MemResponse& response, Picos now) {
+  if (write_credits_ != 0) {
+    assert(write_sectors_in_flight_ >= sectors_in(response.sector_mask));
+    write_sectors_in_flight_ -= sectors_in(response.sector_mask);
+  }
+  if (response.tag == kNoAckWait) return;
+  AckWait& wait = ack_waits_[response.tag];
+  assert(wait.remaining > 0);
+  if (--wait.remaining == 0 && wait.sent) {
+    completions_.push(Completion{now, next_seq_++, wait.token});
+    free_ack_waits_.push_back(response.tag);
+  }
+}
+
+}  // namespace sassim::memsys
