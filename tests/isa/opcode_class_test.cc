@@ -104,6 +104,8 @@ TEST(OpcodeClass, ControlKinds) {
   for (std::string_view op : {"MEMBAR.SC.CTA", "MEMBAR.ALL.CTA", "ERRBAR", "CCTL.IVALL"}) {
     EXPECT_FALSE(decode(op).fence_beyond_cta) << op;
   }
+  EXPECT_TRUE(decode("MEMBAR.GL", Arch::kSm61).fence_beyond_cta);  // Pascal's GPU scope
+  EXPECT_FALSE(decode("MEMBAR.CTA", Arch::kSm61).fence_beyond_cta);
   EXPECT_EQ(decode("DEPBAR.LE").control, ControlKind::kDependency);
   EXPECT_EQ(decode("LDGDEPBAR").control, ControlKind::kDependency);
   EXPECT_EQ(decode("UCGABAR_ARV", Arch::kSm90).control, ControlKind::kClusterArrive);
