@@ -165,10 +165,11 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
                    std::uint64_t cycle, Picos now);
   bool submit_tma_copies(std::uint64_t cycle, Picos now);
   void complete_tma(const PendingAccess& p, std::uint64_t cycle);
-  // The L2 acknowledged every write of an ordinary store or reduction (sm_memory.cc) /
-  // of a TMA store or reduction (their ack tokens).
-  void complete_write_ack(std::uint32_t token, std::uint64_t cycle);
-  void complete_bulk_ack(std::uint32_t token, std::uint64_t cycle);
+  // A token handed back once the L2 has acknowledged every write of an ordinary store or
+  // reduction (bulk = false) or of a TMA store or reduction of bulk group `bulk_group`;
+  // completing it counts the acknowledgement for the warp, unless the warp has exited.
+  std::uint32_t acquire_ack_token(unsigned slot, bool bulk, std::uint64_t bulk_group);
+  void complete_acknowledgement(std::uint32_t token, std::uint64_t cycle);
   void wake_mbarrier_waiters(const std::vector<unsigned>& slots, std::uint64_t cycle);
   void finish_warp(unsigned slot, std::uint64_t cycle);
   void retire_cta(std::uint32_t cta_slot, std::uint64_t cycle);

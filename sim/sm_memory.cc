@@ -68,14 +68,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   const bool writes = si.op.mem == isa::MemKind::kStore || si.op.mem == isa::MemKind::kReduction;
   if (writes && space != isa::MemSpace::kShared && !dsmem && port_.acknowledges_writes()) {
     // The L2 acknowledges the writes; a MEMBAR beyond the CTA waits for that.
-    const std::uint32_t ack = acquire_token();
-    PendingAccess& a = pending_[ack];
-    a = PendingAccess{};
-    a.slot = slot;
-    a.write_ack = true;
-    a.warp_age = w.age;
-    ++w.writes_unacked;
-    access.ack_token = ack;
+    access.ack_token = acquire_ack_token(slot, false, 0);
   }
   access.space = space;
   access.kind = si.op.mem;
@@ -127,12 +120,8 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
 
 void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
   PendingAccess& p = pending_[token];
-  if (p.bulk_ack) {
-    complete_bulk_ack(token, cycle);
-    return;
-  }
-  if (p.write_ack) {
-    complete_write_ack(token, cycle);
+  if (p.bulk_ack || p.write_ack) {
+    complete_acknowledgement(token, cycle);
     return;
   }
   Warp& w = warps_[p.slot];
@@ -168,12 +157,31 @@ void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
   }
 }
 
-void Sm::complete_write_ack(std::uint32_t token, std::uint64_t cycle) {
+std::uint32_t Sm::acquire_ack_token(unsigned slot, bool bulk, std::uint64_t bulk_group) {
+  const std::uint32_t token = acquire_token();
+  PendingAccess& a = pending_[token];
+  a = PendingAccess{};
+  a.slot = slot;
+  a.bulk_ack = bulk;
+  a.write_ack = !bulk;
+  a.bulk_group = bulk_group;
+  Warp& w = warps_[slot];
+  a.warp_age = w.age;
+  ++(bulk ? w.bulk_unacked : w.writes_unacked);
+  return token;
+}
+
+void Sm::complete_acknowledgement(std::uint32_t token, std::uint64_t cycle) {
   const PendingAccess& p = pending_[token];
   free_tokens_.push_back(token);
   Warp& w = warps_[p.slot];
   if (w.state == WarpState::kFree || w.age != p.warp_age) return;  // the warp exited
-  --w.writes_unacked;
+  if (p.bulk_ack) {
+    --w.bulk_unacked;
+    bulk_writes_acknowledged(w, p.bulk_group);
+  } else {
+    --w.writes_unacked;
+  }
   if (w.state == WarpState::kWaitMemory && memory_wait_done(w)) {
     w.state = WarpState::kRunning;
     advance(p.slot, std::max(w.min_issue_cycle, cycle));

@@ -110,15 +110,8 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
       p.bulk = true;
       p.bulk_group = join_bulk_group(w);
       ++w.scoreboards.bulk_issued;
-      // p is not used below: acquire_token may grow pending_.
-      ack_token = acquire_token();
-      PendingAccess& ack = pending_[ack_token];
-      ack = PendingAccess{};
-      ack.slot = slot;
-      ack.bulk_ack = true;
-      ack.bulk_group = pending_[token].bulk_group;
-      ack.warp_age = w.age;
-      ++w.bulk_unacked;
+      // p is not used below: acquiring the ack token may grow pending_.
+      ack_token = acquire_ack_token(slot, true, p.bulk_group);
     }
     if (tma_copies_.size() <= token) tma_copies_.resize(token + 1);
     memsys::TmaCopy& copy = tma_copies_[token];
@@ -191,19 +184,6 @@ void Sm::complete_tma(const PendingAccess& p, std::uint64_t cycle) {
   Warp& w = warps_[p.slot];
   bulk_source_read(w, p.bulk_group);
   control_bulk_read(w.scoreboards);
-}
-
-void Sm::complete_bulk_ack(std::uint32_t token, std::uint64_t cycle) {
-  const PendingAccess& p = pending_[token];
-  free_tokens_.push_back(token);
-  Warp& w = warps_[p.slot];
-  if (w.state == WarpState::kFree || w.age != p.warp_age) return;  // the warp exited
-  --w.bulk_unacked;
-  bulk_writes_acknowledged(w, p.bulk_group);
-  if (w.state == WarpState::kWaitMemory && memory_wait_done(w)) {
-    w.state = WarpState::kRunning;
-    advance(p.slot, std::max(w.min_issue_cycle, cycle));
-  }
 }
 
 void Sm::wake_mbarrier_waiters(const std::vector<unsigned>& slots, std::uint64_t cycle) {

@@ -17,7 +17,7 @@ using testing::Rig;
 using testing::small_config;
 using testing::strided;
 
-constexpr Picos kCycle = 1000;
+using testing::kCycle;
 constexpr Picos kHit = 20 * kCycle;  // small_config()'s L1 hit latency
 constexpr std::uint64_t kSetStride = 64 * 128;
 

@@ -10,7 +10,7 @@ using testing::Rig;
 using testing::small_config;
 using testing::strided;
 
-constexpr Picos kCycle = 1000;  // small_config(): every clock at 1 GHz
+using testing::kCycle;
 
 TEST(L1Timing, HitCompletesExactlyAtHitLatency) {
   Rig rig(small_config());
@@ -262,13 +262,17 @@ TEST(L1Timing, StoreCompletesWhenItEntersTheInterconnect) {
 
 // With write credits every store request asks the L2 for an acknowledgement and holds
 // one credit per sector it writes until the acknowledgement is back.
-TEST(L1Timing, WriteCreditsHoldTheNextStoreUntilAnAcknowledgementReturns) {
+config::GpuConfig with_write_credits(std::uint32_t sectors) {
   config::GpuConfig c = small_config();
-  c.mutable_l1()->set_write_credit_sectors(4);
-  Rig rig(c);
+  c.mutable_l1()->set_write_credit_sectors(sectors);
+  return c;
+}
+
+TEST(L1Timing, WriteCreditsHoldTheNextStoreUntilAnAcknowledgementReturns) {
+  Rig rig(with_write_credits(4));
   testing::MockSm& sm = rig.sm(0);
-  sm.schedule(0, 1, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x10000, 4));
-  sm.schedule(0, 2, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x20000, 4));
+  sm.store(0, 1, strided(0x10000, 4));
+  sm.store(0, 2, strided(0x20000, 4));
   rig.run();
   EXPECT_EQ(sm.latency(1), 1 * kCycle);
   // Store 1's request leaves the LSU in cycle 1, is visible to the interconnect in cycle 2,
@@ -300,13 +304,11 @@ TEST(L1Timing, AStoresAckTokenCompletesWithItsLastAcknowledgement) {
 }
 
 TEST(L1Timing, StoresWithinTheWriteCreditsDoNotWait) {
-  config::GpuConfig c = small_config();
-  c.mutable_l1()->set_write_credit_sectors(8);
-  Rig rig(c);
+  Rig rig(with_write_credits(8));
   testing::MockSm& sm = rig.sm(0);
-  sm.schedule(0, 1, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x10000, 4));
-  sm.schedule(0, 2, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x20000, 4));
-  sm.schedule(0, 3, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x30000, 4));
+  sm.store(0, 1, strided(0x10000, 4));
+  sm.store(0, 2, strided(0x20000, 4));
+  sm.store(0, 3, strided(0x30000, 4));
   rig.run();
   EXPECT_EQ(sm.latency(1), 1 * kCycle);
   EXPECT_EQ(sm.latency(2), 2 * kCycle);   // one line per cycle, 8 sectors in flight
@@ -314,12 +316,10 @@ TEST(L1Timing, StoresWithinTheWriteCreditsDoNotWait) {
 }
 
 TEST(L1Timing, AStoreLargerThanTheWriteCreditsGoesAlone) {
-  config::GpuConfig c = small_config();
-  c.mutable_l1()->set_write_credit_sectors(2);
-  Rig rig(c);
+  Rig rig(with_write_credits(2));
   testing::MockSm& sm = rig.sm(0);
-  sm.schedule(0, 1, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x10000, 4));
-  sm.schedule(0, 2, isa::MemSpace::kGlobal, isa::MemKind::kStore, strided(0x20000, 4, 2));
+  sm.store(0, 1, strided(0x10000, 4));
+  sm.store(0, 2, strided(0x20000, 4, 2));
   rig.run();
   EXPECT_EQ(sm.latency(1), 1 * kCycle);  // four sectors, nothing else in flight
   EXPECT_EQ(sm.latency(2), 52 * kCycle);

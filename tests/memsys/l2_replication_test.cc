@@ -16,9 +16,8 @@ using testing::Rig;
 using testing::small_config;
 using testing::strided;
 
-constexpr Picos kCycle = 1000;
-// small_config(): L1 hit 20, interconnect 10 each way, L2 hit 30 (all in 1 GHz cycles).
-constexpr Picos kNearRoundTrip = (20 + 2 * 10 + 30) * kCycle;
+using testing::kCycle;
+constexpr Picos kNearRoundTrip = testing::kL2HitRoundTrip;
 constexpr std::uint32_t kFar = 7;  // far_partition_latency_cycles, each way
 constexpr Picos kFarRoundTrip = kNearRoundTrip + 2 * kFar * kCycle;
 // Linear hash over 4 slices: line 0x10000 / 128 = 512 lies in slice 0, partition 0,

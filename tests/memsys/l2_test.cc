@@ -11,9 +11,9 @@ using testing::Rig;
 using testing::small_config;
 using testing::strided;
 
-constexpr Picos kCycle = 1000;
-constexpr Picos kL2HitRoundTrip = (20 + 2 * 10 + 30) * kCycle;
-constexpr Picos kDramLatency = 100'000;
+using testing::kCycle;
+using testing::kDramLatency;
+using testing::kL2HitRoundTrip;
 
 // small_config(): 4 slices ("linear": line % 4) of 64 sets x 8 ways; slice 0's set 0
 // holds the lines that are multiples of 4 * 64 = 256, i.e. addresses k * 32 KiB.

@@ -52,6 +52,12 @@ inline config::GpuConfig small_config() {
   return c;
 }
 
+// small_config()'s figures: its clock period; the zero-load round trip of a load that
+// hits in the L2 (L1 hit 20 + interconnect 10 each way + L2 hit 30 cycles); DRAM latency.
+inline constexpr Picos kCycle = 1000;
+inline constexpr Picos kL2HitRoundTrip = (20 + 2 * 10 + 30) * kCycle;
+inline constexpr Picos kDramLatency = 100'000;
+
 struct ScriptedAccess {
   Picos at_ps = 0;
   WarpMemAccess access;
@@ -91,10 +97,13 @@ class MockSm final : public ClockedUnit {
     schedule(at_ps, token, isa::MemSpace::kGlobal, isa::MemKind::kLoad, std::move(addresses),
              bytes);
   }
+  void store(Picos at_ps, std::uint32_t token, std::vector<std::uint64_t> addresses) {
+    schedule(at_ps, token, isa::MemSpace::kGlobal, isa::MemKind::kStore, std::move(addresses));
+  }
   // A global store whose writes the L2 acknowledges: ack_token completes with the last.
   void store_acknowledged(Picos at_ps, std::uint32_t token, std::uint32_t ack_token,
                           std::vector<std::uint64_t> addresses) {
-    schedule(at_ps, token, isa::MemSpace::kGlobal, isa::MemKind::kStore, std::move(addresses));
+    store(at_ps, token, std::move(addresses));
     script_.back().access.ack_token = ack_token;
     ++expected_;
   }

@@ -11,10 +11,9 @@ using testing::Rig;
 using testing::small_config;
 using testing::strided;
 
-constexpr Picos kCycle = 1000;
-// small_config(): L1 hit 20, interconnect 10 each way, L2 hit 30, DRAM 100 ns.
-constexpr Picos kL2HitRoundTrip = (20 + 2 * 10 + 30) * kCycle;
-constexpr Picos kDramLatency = 100'000;
+using testing::kCycle;
+using testing::kDramLatency;
+using testing::kL2HitRoundTrip;
 
 Picos ceil_to(const Clock& clock, Picos t) {
   return clock.edge(clock.cycle_at_or_after(t));

@@ -13,7 +13,7 @@ using testing::Rig;
 using testing::small_config;
 using testing::strided;
 
-constexpr Picos kCycle = 1000;  // small_config(): every clock at 1 GHz
+using testing::kCycle;
 
 TEST(TmaTiming, BulkLoadOfL2ResidentDataTakesSetupTransferAndTheL2RoundTrip) {
   config::GpuConfig c = small_config();

@@ -2,6 +2,8 @@
 // drain of a warp's stores after EXIT.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "sm_harness.h"
 
 namespace sassim::sim {
@@ -70,22 +72,27 @@ TEST_F(BarrierTest, MembarWaitsForTheWarpsOutstandingLoad) {
 
 // MEMBAR at GPU scope waits for the L2's acknowledgement of the warp's earlier store;
 // at CTA scope only for the store to leave the SM.
-TEST_F(BarrierTest, MembarAtGpuScopeWaitsForTheStoresAcknowledgement) {
-  write_ack_cycles_ = 80;
-  run({warp_text(0, {"0000 ffffffff 0 STG.E 2 R2 R3 4 1 0x1000 4",
-                     "0010 ffffffff 0 MEMBAR.SC.GPU 0 0", "0020 ffffffff 1 R6 MOV 0 0"})},
-      50);
+class AcknowledgedStoreTest : public BarrierTest {
+ protected:
+  // A store (memory latency 50, acknowledgement after 80), then `membar` and a MOV.
+  void store_then_membar(const std::string& membar) {
+    write_ack_cycles_ = 80;
+    run({warp_text(0, {"0000 ffffffff 0 STG.E 2 R2 R3 4 1 0x1000 4",
+                       "0010 ffffffff 0 " + membar + " 0 0", "0020 ffffffff 1 R6 MOV 0 0"})},
+        50);
+  }
+};
+
+TEST_F(AcknowledgedStoreTest, MembarAtGpuScopeWaitsForTheStoresAcknowledgement) {
+  store_then_membar("MEMBAR.SC.GPU");
   EXPECT_EQ(recorder_.cycle_of(0x10), 2U);
   // The store leaves address generation at 2; its acknowledgement is back at 2 + 80.
   EXPECT_EQ(recorder_.cycle_of(0x20), 82U);
   EXPECT_EQ(cycles_in(WarpCycleState::kMembar), 79U);  // cycles 3..81
 }
 
-TEST_F(BarrierTest, MembarAtCtaScopeDoesNotWaitForAcknowledgements) {
-  write_ack_cycles_ = 80;
-  run({warp_text(0, {"0000 ffffffff 0 STG.E 2 R2 R3 4 1 0x1000 4",
-                     "0010 ffffffff 0 MEMBAR.ALL.CTA 0 0", "0020 ffffffff 1 R6 MOV 0 0"})},
-      50);
+TEST_F(AcknowledgedStoreTest, MembarAtCtaScopeDoesNotWaitForAcknowledgements) {
+  store_then_membar("MEMBAR.ALL.CTA");
   EXPECT_EQ(recorder_.cycle_of(0x20), 52U);  // the store's own token: 2 + 50
 }
 

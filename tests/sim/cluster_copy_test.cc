@@ -7,7 +7,6 @@
 // mock port on each SM.
 #include <gtest/gtest.h>
 
-#include "sim/cta_scheduler.h"
 #include "tma_rig.h"
 
 namespace sassim::sim::testing {
@@ -74,32 +73,8 @@ class ClusterCopy : public TmaRig {
                                                    .local_base = "0x00007e0000000000"});
     text += "#BEGIN_TB\n\nthread block = 0,0,0\n\n" + warp_text(0, send) + "#END_TB\n";
     text += "#BEGIN_TB\n\nthread block = 1,0,0\n\n" + warp_text(0, receive) + "#END_TB\n";
-    kernel_ = traces::kernel_from_text(text, "cluster_copy.traceg");
-    const traces::KernelInfo& info = kernel_->info();
-    timing_ = std::make_unique<ExecTiming>(config_.sm(), info.arch, info.arch);
-    context_.info = &info;
-    context_.statics = &kernel_->statics();
-    context_.timing = timing_.get();
-    context_.cta = {32, 1, 0, 1024};
-    context_.shared_window_size = kWindow;
-    Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 100000);
-    std::vector<Sm*> raw;
-    recorders_.resize(sms);
-    for (std::uint32_t i = 0; i < sms; ++i) {
-      ports_.push_back(std::make_unique<TmaMockPort>(config_.tma(), 200, 200, Clock{kCycle}));
-      ports_.back()->limit_remote_shared(kDataBytesPerCycle);
-      sms_.push_back(std::make_unique<Sm>(i, config_, *ports_.back(), Clock{kCycle}));
-      sms_.back()->set_issue_observer(&recorders_[i]);
-      sms_.back()->set_warp_state_accounting(WarpStateAccounting::kChecked);
-      engine.add(ClockDomain::kCore, ports_.back().get());
-      raw.push_back(sms_.back().get());
-    }
-    for (Sm* sm : raw) engine.add(ClockDomain::kCore, sm);
-    CtaScheduler scheduler(raw, Clock{kCycle});
-    scheduler.set_clusters(GpcLayout(std::vector<std::uint32_t>{sms}), 1);
-    engine.add(ClockDomain::kCore, &scheduler);
-    scheduler.start_kernel(*kernel_, context_);
-    engine.run_until([&] { return scheduler.kernel_done(context_); });
+    use_kernel(text, "cluster_copy.traceg", 32, 1);
+    run_on_sms(sms, 200, kDataBytesPerCycle);
   }
 
   // The cycle the source of `bytes` (32-byte aligned) has been read, for a copy issued
@@ -118,10 +93,6 @@ class ClusterCopy : public TmaRig {
   static std::uint64_t data_path(std::uint32_t path_bytes) {
     return (path_bytes + kDataBytesPerCycle - 1) / kDataBytesPerCycle - 1;
   }
-
-  std::vector<std::unique_ptr<TmaMockPort>> ports_;
-  std::vector<std::unique_ptr<Sm>> sms_;
-  std::vector<IssueRecorder> recorders_;
 };
 
 TEST_F(ClusterCopy, CopyToRankOneOnAnotherSmCompletesItsBarrierAfterTheNetwork) {

@@ -8,7 +8,6 @@
 #include <gtest/gtest.h>
 
 #include "isa/error.h"
-#include "sim/cta_scheduler.h"
 #include "tma_rig.h"
 
 namespace sassim::sim::testing {
@@ -63,32 +62,8 @@ class TmaMulticast : public TmaRig {
       text += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\n", cta) +
               warp_text(0, cta_lines(cta == 0, mask)) + "#END_TB\n";
     }
-    kernel_ = traces::kernel_from_text(text, "multicast.traceg");
-    const traces::KernelInfo& info = kernel_->info();
-    timing_ = std::make_unique<ExecTiming>(config_.sm(), info.arch, info.arch);
-    context_.info = &info;
-    context_.statics = &kernel_->statics();
-    context_.timing = timing_.get();
-    context_.cta = {32, 1, 0, 1024};
-    context_.shared_window_size = 1 << 24;
-    Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 100000);
-    std::vector<Sm*> raw;
-    recorders_.resize(sms);
-    for (std::uint32_t i = 0; i < sms; ++i) {
-      ports_.push_back(std::make_unique<TmaMockPort>(config_.tma(), kL2, kL2, Clock{kCycle}));
-      if (remote_bytes_per_cycle != 0) ports_.back()->limit_remote_shared(remote_bytes_per_cycle);
-      sms_.push_back(std::make_unique<Sm>(i, config_, *ports_.back(), Clock{kCycle}));
-      sms_.back()->set_issue_observer(&recorders_[i]);
-      sms_.back()->set_warp_state_accounting(WarpStateAccounting::kChecked);
-      engine.add(ClockDomain::kCore, ports_.back().get());
-      raw.push_back(sms_.back().get());
-    }
-    for (Sm* sm : raw) engine.add(ClockDomain::kCore, sm);
-    CtaScheduler scheduler(raw, Clock{kCycle});
-    scheduler.set_clusters(GpcLayout(std::vector<std::uint32_t>{sms}), 1);
-    engine.add(ClockDomain::kCore, &scheduler);
-    scheduler.start_kernel(*kernel_, context_);
-    engine.run_until([&] { return scheduler.kernel_done(context_); });
+    use_kernel(text, "multicast.traceg", 32, 1);
+    run_on_sms(sms, kL2, remote_bytes_per_cycle);
   }
 
   // The cycle the load issued at `issue` completes: 128 sectors after address
@@ -106,9 +81,6 @@ class TmaMulticast : public TmaRig {
 
   static constexpr std::uint32_t kDsmem = 7;
   static constexpr std::uint32_t kNetworkBytesPerCycle = 256;
-  std::vector<std::unique_ptr<TmaMockPort>> ports_;
-  std::vector<std::unique_ptr<Sm>> sms_;
-  std::vector<IssueRecorder> recorders_;
 };
 
 TEST_F(TmaMulticast, OneL2ReadCompletesTheBarrierOfTheCtaOnTheOtherSmLater) {

@@ -18,7 +18,9 @@
 #include "memsys/engine.h"
 #include "memsys/tma_engine.h"
 #include "sim/control_bits.h"
+#include "sim/cta_scheduler.h"
 #include "sim/exec_timing.h"
+#include "sim/gpc_layout.h"
 #include "sim/sm.h"
 #include "sim_fixtures.h"
 #include "sm_harness.h"
@@ -158,22 +160,15 @@ class TmaRig : public ::testing::Test {
                        "#BEGIN_TB\n\nthread block = 0,0,0\n\n";
     for (const std::string& w : warps) text += w + "\n";
     text += "#END_TB\n";
-    kernel_ = traces::kernel_from_text(text, "tma.traceg");
+    use_kernel(text, "tma.traceg", threads, static_cast<std::uint32_t>(warps.size()));
     std::optional<traces::CtaTrace> cta = kernel_->next_cta();
     ASSERT_TRUE(cta.has_value());
-    const traces::KernelInfo& info = kernel_->info();
-    timing_ = std::make_unique<ExecTiming>(config_.sm(), info.arch, info.arch);
-    context_.info = &info;
-    context_.statics = &kernel_->statics();
-    context_.timing = timing_.get();
-    context_.cta = {threads, static_cast<std::uint32_t>(warps.size()), 0, 1024};
     if (!listings_.empty()) {  // control-bit mode: the listing's function "k"
-      control_ = make_control_bits(listings_, info);
+      control_ = make_control_bits(listings_, kernel_->info());
       ASSERT_NE(control_, nullptr);
       control_->extend(*kernel_);
       context_.control = control_.get();
     }
-    context_.shared_window_size = 1 << 24;
     port_ = std::make_unique<TmaMockPort>(
         config_.tma(), l2_cycles, ack_cycles_ != 0 ? ack_cycles_ : l2_cycles, Clock{kCycle});
     sm_ = std::make_unique<Sm>(0, config_, *port_, Clock{kCycle});
@@ -187,6 +182,46 @@ class TmaRig : public ::testing::Test {
     end_cycle_ = engine.cycle(ClockDomain::kCore);
   }
 
+  // kernel_ from trace text, and the context of its CTAs (`threads` in `warps` warps,
+  // 1024 bytes of shared memory each, 16 MiB shared windows).
+  void use_kernel(const std::string& text, const char* file, std::uint32_t threads,
+                  std::uint32_t warps) {
+    kernel_ = traces::kernel_from_text(text, file);
+    const traces::KernelInfo& info = kernel_->info();
+    timing_ = std::make_unique<ExecTiming>(config_.sm(), info.arch, info.arch);
+    context_.info = &info;
+    context_.statics = &kernel_->statics();
+    context_.timing = timing_.get();
+    context_.cta = {threads, warps, 0, 1024};
+    context_.shared_window_size = 1 << 24;
+  }
+
+  // Runs kernel_ on `sms` SMs of one GPC through the CTA scheduler, each SM with its own
+  // mock port (reads answered after `l2_cycles`; a non-zero `remote_bytes_per_cycle`
+  // limits the shared data path for other SMs' data), until the kernel is done.
+  void run_on_sms(std::uint32_t sms, std::uint64_t l2_cycles,
+                  std::uint32_t remote_bytes_per_cycle) {
+    Engine engine(Clock{kCycle}, Clock{kCycle}, Clock{kCycle}, 100000);
+    std::vector<Sm*> raw;
+    recorders_.resize(sms);
+    for (std::uint32_t i = 0; i < sms; ++i) {
+      ports_.push_back(
+          std::make_unique<TmaMockPort>(config_.tma(), l2_cycles, l2_cycles, Clock{kCycle}));
+      if (remote_bytes_per_cycle != 0) ports_.back()->limit_remote_shared(remote_bytes_per_cycle);
+      sms_.push_back(std::make_unique<Sm>(i, config_, *ports_.back(), Clock{kCycle}));
+      sms_.back()->set_issue_observer(&recorders_[i]);
+      sms_.back()->set_warp_state_accounting(WarpStateAccounting::kChecked);
+      engine.add(ClockDomain::kCore, ports_.back().get());
+      raw.push_back(sms_.back().get());
+    }
+    for (Sm* sm : raw) engine.add(ClockDomain::kCore, sm);
+    CtaScheduler scheduler(raw, Clock{kCycle});
+    scheduler.set_clusters(GpcLayout(std::vector<std::uint32_t>{sms}), 1);
+    engine.add(ClockDomain::kCore, &scheduler);
+    scheduler.start_kernel(*kernel_, context_);
+    engine.run_until([&] { return scheduler.kernel_done(context_); });
+  }
+
   std::uint64_t cycles_in(WarpCycleState state) const {
     return sm_->counters().warp_cycles[static_cast<std::size_t>(state)];
   }
@@ -198,6 +233,10 @@ class TmaRig : public ::testing::Test {
   std::unique_ptr<ControlBitsTable> control_;
   KernelContext context_;
   std::unique_ptr<TmaMockPort> port_;
+  // run_on_sms(): one port, SM and issue record per SM.
+  std::vector<std::unique_ptr<TmaMockPort>> ports_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::vector<IssueRecorder> recorders_;
   std::unique_ptr<Sm> sm_;
   IssueRecorder recorder_;
   std::uint64_t ack_cycles_ = 0;
