@@ -112,6 +112,12 @@ void check_sm(const SmConfig& sm, std::vector<std::string>& problems) {
     problems.push_back(fmt::format("sm.max_warps = {} is not a multiple of sm.sub_cores = {}",
                                    sm.max_warps(), sm.sub_cores()));
   }
+  const MioQueueConfig& queue = sm.mio_queue();
+  if (queue.global_local_entries() > queue.entries()) {
+    problems.push_back(
+        fmt::format("sm.mio_queue.global_local_entries = {} exceeds sm.mio_queue.entries = {}",
+                    queue.global_local_entries(), queue.entries()));
+  }
   // Keys are base mnemonics as the SASS tables spell them; values share the
   // range of the class latencies.
   for (const auto& [mnemonic, cycles] : sm.opcode_latency_cycles()) {

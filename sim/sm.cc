@@ -45,6 +45,10 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       std::max<std::uint32_t>(1, (mem.latency_cycles() + mem.initiation_interval_cycles() - 1) /
                                      std::max<std::uint32_t>(1, mem.initiation_interval_cycles()));
   address_stage_ = TimedQueue<memsys::WarpMemAccess>(sub_cores * per_sub_core);
+  mio_queue_entries_ = config.sm().mio_queue().entries();
+  mio_global_entries_ = config.sm().mio_queue().global_local_entries() != 0
+                            ? config.sm().mio_queue().global_local_entries()
+                            : mio_queue_entries_;
   // Entries leave after a fixed latency, at most one per sub-core per cycle enters.
   tma_stage_ = TimedQueue<std::uint32_t>(sub_cores * (mem.latency_cycles() + 1) + 64);
   wgmma_.set_shared_data_path(&port_, config.l1().data_bytes_per_cycle());
@@ -191,7 +195,8 @@ bool Sm::can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const
   const isa::WarpInst& wi = (*w.insts)[w.next];
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
   if (sub.unit_free[static_cast<std::size_t>(si.op.unit)] > cycle) return false;
-  if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0 && address_stage_.full()) return false;
+  if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0 && memory_path_full(sub, si))
+    return false;
   return true;
 }
 
@@ -229,8 +234,13 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   // A wgmma leaves the sub-core at once; the SM's tensor units time it (sm_warpgroup.cc).
   const bool wgmma = si.op.matrix.warpgroup;
   const std::uint32_t interval = wgmma ? 1 : timing.interval(si.op);
-  // Operand reads overlap the pipe's initiation interval.
-  sub.unit_free[unit] = std::max(cycle + interval, dispatch + 1);
+  // Operand reads overlap the pipe's initiation interval. An LSU queue takes one
+  // instruction per cycle and paces them into the pipe itself.
+  const bool async = si.op.async != isa::AsyncOp::kNone;
+  const bool memory = !async && si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
+  const bool queued = memory && uses_mio_queue(si);
+  sub.unit_free[unit] = queued ? std::max(sub.unit_free[unit], dispatch + 1)
+                               : std::max(cycle + interval, dispatch + 1);
   note_issue(sub, slot);
   if (si.op.unit == isa::UnitClass::kTensor && !wgmma) counters_.tensor_busy_cycles += interval;
   ++counters_.warp_insts;
@@ -259,11 +269,9 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   }
   frontend_.issued(slot, cycle, redirect);
 
-  const bool async = si.op.async != isa::AsyncOp::kNone;
-  const bool memory = !async && si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
   const bool waits = async && issue_async(slot, si, wi, cycle, now);
   if (memory) {
-    issue_memory(slot, si, wi, timing.latency(si.op) + (dispatch - cycle), now);
+    issue_memory(slot, si, wi, timing.latency(si.op), dispatch - cycle, interval, now);
   } else if (wgmma) {
     issue_warpgroup_mma(slot, si, dispatch, now);
   } else {
@@ -399,6 +407,7 @@ bool Sm::tick(std::uint64_t cycle, Picos now) {
     // becomes selected); the state it holds from the next cycle on, after.
     account_all(cycle, cycle);
     for (SubCore& sub : sub_cores_) progress |= issue(sub, cycle, now);
+    if (mio_queue_entries_ != 0) progress |= drain_mio_queues(cycle, now);
     account_all(cycle + 1, cycle + 1);
   }
   next_cycle_ = resident_ctas_ != 0 ? next_issue_cycle(cycle + 1) : kNeverCycle;
@@ -415,6 +424,7 @@ bool Sm::tick(std::uint64_t cycle, Picos now) {
 Picos Sm::next_event_ps() const {
   Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
   t = std::min(t, address_stage_.front_ready_ps());
+  if (mio_queue_entries_ != 0) t = std::min(t, next_mio_drain_ps());
   t = std::min(t, tma_stage_.front_ready_ps());
   if (!dsmem_replies_.empty()) t = std::min(t, clock_.edge(dsmem_replies_.front().at));
   if (!cluster_releases_.empty()) t = std::min(t, clock_.edge(cluster_releases_.front().at));

@@ -104,8 +104,18 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   bool submit_addresses(Picos now);
   bool issue(SubCore& sub, std::uint64_t cycle, Picos now);
   void execute(unsigned slot, std::uint64_t cycle, Picos now);
+  // A memory instruction enters address generation (`latency_cycles`, plus
+  // `dispatch_delay` of operand reads), through the sub-core's LSU queue if it has one.
   void issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
-                    std::uint64_t latency_cycles, Picos now);
+                    std::uint64_t latency_cycles, std::uint64_t dispatch_delay,
+                    std::uint64_t interval, Picos now);
+  // The LSU queues (sm_mio_queue.cc): whether a memory instruction must wait for room
+  // (in its sub-core's queue, or in the address stage for those that bypass it), the
+  // queues' hand-over to address generation, and when the next can happen.
+  bool uses_mio_queue(const isa::StaticInst& si) const;
+  bool memory_path_full(const SubCore& sub, const isa::StaticInst& si) const;
+  bool drain_mio_queues(std::uint64_t cycle, Picos now);
+  Picos next_mio_drain_ps() const;
   void advance(unsigned slot, std::uint64_t earliest);
   // Cycles register-bank conflicts delay the dispatch of the warp's next instruction
   // (updates its reuse cache); sm_register_file.cc.
@@ -269,6 +279,9 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   std::uint64_t account_seq_ = 1, flushed_to_ = 0;
   std::uint64_t next_expiry_ = kNeverCycle;
   bool address_stage_was_full_ = false;
+  // sm.mio_queue: entries per sub-core (0: no queue) and the global/local watermark.
+  std::uint32_t mio_queue_entries_ = 0, mio_global_entries_ = 0;
+  std::size_t mio_drain_first_ = 0;  // the sub-core whose queue goes first next
   SmCounters counters_;
 };
 

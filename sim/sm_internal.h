@@ -4,6 +4,7 @@
 // sm_warp_states.cc: where warp cycles go). Not for use outside the SM.
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -74,6 +75,18 @@ struct Sm::SubCore {
   // holds; those that wait for an event (not running, or for a load).
   std::uint64_t reclassify = 0, depends_on_issue = 0, depends_on_address_stage = 0;
   std::uint64_t fetch_stalled = 0, blocked = ~std::uint64_t{0};
+  // The LSU instruction queue (sm.mio_queue; sm_mio_queue.cc): memory instructions
+  // issued but not yet taken by the sub-core's memory pipe, the cycle the pipe takes
+  // the next one, and the queue's length when warp states were last decided.
+  struct QueuedAccess {
+    memsys::WarpMemAccess access;
+    Picos ready_floor = 0;      // leaves address generation no earlier (operand reads)
+    std::uint64_t latency = 0;  // address generation, from the pipe taking it
+    std::uint64_t interval = 1;
+  };
+  std::deque<QueuedAccess> mio_queue;
+  std::uint64_t mio_pipe_free = 0;
+  std::size_t mio_queue_seen = 0;
   // By local slot: the cycle before which the warp's cached state holds unless an event
   // marks it (kNeverCycle for free slots).
   std::vector<std::uint64_t> state_until;

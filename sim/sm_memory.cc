@@ -10,7 +10,8 @@
 namespace sassim::sim {
 
 void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
-                      std::uint64_t latency_cycles, Picos now) {
+                      std::uint64_t latency_cycles, std::uint64_t dispatch_delay,
+                      std::uint64_t interval, Picos now) {
   Warp& w = warps_[slot];
   const CtaSlot& c = ctas_[w.cta_slot];
   const std::uint64_t* addrs = c.trace.addresses.data() + wi.addr_begin;
@@ -80,7 +81,13 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   access.l1_bypass = si.op.l1_bypass;
   access.l1_policy = si.op.l1_policy;
   access.addresses = std::span<const std::uint64_t>(addrs, wi.addr_count);
-  address_stage_.push(access, now, now + clock_.edge(latency_cycles));
+  const Picos ready = now + clock_.edge(latency_cycles + dispatch_delay);
+  if (uses_mio_queue(si)) {
+    sub_cores_[slot % sub_cores_.size()].mio_queue.push_back(
+        {access, ready, latency_cycles, std::max<std::uint64_t>(interval, 1)});
+  } else {
+    address_stage_.push(access, now, ready);
+  }
 }
 
 std::uint32_t Sm::acquire_token() {

@@ -95,7 +95,8 @@ Sm::WarpClass Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycl
   }
   const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
   const std::uint8_t depends = memory ? kOnIssue | kOnAddressStage : kOnIssue;
-  if (memory) return after_address_stage(sub, cycle, address_stage_.full(), memory_throttle(si));
+  if (memory)
+    return after_address_stage(sub, cycle, memory_path_full(sub, si), memory_throttle(si));
   if (dispatch_held) return {WarpCycleState::kDispatchStall, sub.dispatch_free, depends};
   return {WarpCycleState::kNotSelected, kNeverCycle, depends};
 }
@@ -159,13 +160,17 @@ void Sm::reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle)
       set_class(sub, i, c);
       if (c.state != w.cycle_state) account(w, from_cycle, c.state);
     }
-    // Ready memory instructions whose only change is the address stage's fullness.
-    if (!stage_changed) continue;
+    // Ready memory instructions whose only change is the room in the address stage or
+    // the sub-core's LSU queue.
+    const bool queue_changed = sub.mio_queue.size() != sub.mio_queue_seen;
+    sub.mio_queue_seen = sub.mio_queue.size();
+    if (!stage_changed && !queue_changed) continue;
     for (std::uint64_t m = sub.depends_on_address_stage & ~marked; m != 0; m &= m - 1) {
       const auto i = static_cast<unsigned>(std::countr_zero(m));
       Warp& w = warps_[sub.slots[i]];
       const isa::StaticInst& si = (*kernel_of(w).statics)[(*w.insts)[w.next].static_index];
-      const WarpClass c = after_address_stage(sub, state_cycle, stage_full, memory_throttle(si));
+      const WarpClass c =
+          after_address_stage(sub, state_cycle, memory_path_full(sub, si), memory_throttle(si));
       set_class(sub, i, c);
       if (c.state != w.cycle_state) account(w, from_cycle, c.state);
     }
@@ -197,7 +202,8 @@ std::uint64_t Sm::issue_candidates(const SubCore& sub) const {
   // A full address stage holds the ready memory instructions.
   if (accounting_ == WarpStateAccounting::kFull) return all_slots(sub);
   std::uint64_t candidates = sub.depends_on_issue | sub.fetch_stalled | sub.reclassify;
-  if (address_stage_.full()) candidates &= ~(sub.depends_on_address_stage & ~sub.reclassify);
+  if (mio_queue_entries_ == 0 && address_stage_.full())
+    candidates &= ~(sub.depends_on_address_stage & ~sub.reclassify);
   return candidates;
 }
 

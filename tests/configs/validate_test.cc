@@ -173,6 +173,13 @@ TEST_F(Validate, WarpsNotSpreadOverSubCores) {
   EXPECT_THAT(problem(), HasSubstr("sm.max_warps = 62 is not a multiple of sm.sub_cores = 4"));
 }
 
+TEST_F(Validate, MioQueueWatermarkAboveItsEntries) {
+  config_.mutable_sm()->mutable_mio_queue()->set_entries(4);
+  config_.mutable_sm()->mutable_mio_queue()->set_global_local_entries(6);
+  EXPECT_THAT(problem(),
+              HasSubstr("sm.mio_queue.global_local_entries = 6 exceeds sm.mio_queue.entries = 4"));
+}
+
 TEST_F(Validate, UnknownArch) {
   config_.set_arch("sm_100");
   EXPECT_THAT(problem(), HasSubstr("arch = \"sm_100\" is not one of: sm_60, sm_61, sm_70, sm_75, "

@@ -110,6 +110,7 @@ class FixedLatencyPort final : public memsys::SmMemoryPort {
     add(now + latency_ps_, access.token);
     if (access.ack_token != memsys::kNoAckToken) add(now + ack_latency_ps_, access.ack_token);
     ++submitted;
+    submit_times.push_back(now);
     last_bytes_per_thread = access.bytes_per_thread;
   }
   std::optional<std::uint32_t> pop_completed(Picos now) override {
@@ -125,6 +126,7 @@ class FixedLatencyPort final : public memsys::SmMemoryPort {
     return static_cast<std::uint32_t>(in_flight_.size());
   }
   std::uint64_t submitted = 0;
+  std::vector<Picos> submit_times;  // of every access, in submission order
   unsigned last_bytes_per_thread = 0;
 
  private:

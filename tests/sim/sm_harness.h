@@ -74,7 +74,7 @@ class SmHarness : public ::testing::Test {
       register_reads_->extend(kernel_->statics());
       context_.register_reads = register_reads_.get();
     }
-    port_ = std::make_unique<FixedLatencyPort>(memory_latency_cycles * kCycle, 64,
+    port_ = std::make_unique<FixedLatencyPort>(memory_latency_cycles * kCycle, port_capacity_,
                                                write_ack_cycles_ * kCycle);
     sm_ = std::make_unique<Sm>(0, config_, *port_, Clock{kCycle});
     sm_->set_issue_observer(&recorder_);
@@ -91,7 +91,8 @@ class SmHarness : public ::testing::Test {
   }
 
   config::GpuConfig config_;
-  Picos write_ack_cycles_ = 0;  // > 0: the port acknowledges writes this long after submission
+  std::size_t port_capacity_ = 64;  // accesses the memory port holds at once
+  Picos write_ack_cycles_ = 0;      // > 0: the port acknowledges writes this long after submission
   std::unique_ptr<traces::KernelTrace> kernel_;
   std::unique_ptr<ExecTiming> timing_;
   std::vector<traces::sass::Listing> listings_;  // control-bit mode for kernel "k"
