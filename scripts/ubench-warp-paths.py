@@ -57,8 +57,8 @@ def lines(arch):
         leaving = warps - (1 if trips == last_trips else 0)
         emit("ubench_mem_lat", leaving, *loop_rule(2, trips), "#3=taken")
     emit("ubench_mem_lat", 1, *loop_rule(2, last_trips), "#5=14", "#7=510")
-    # One thread: 6143 ring entries (#2), then the chase (counted).
-    emit("ubench_shared_lat", 1, "#2=6142")
+    # One thread: 4095 ring entries (#2), then the chase (counted).
+    emit("ubench_shared_lat", 1, "#2=4094")
     # One CTA of 1024 threads: warm-up loops of (array / 1024) trips (#2).
     emit("ubench_l1_bw_32f", 32, "#2=15")
     emit("ubench_l1_bw_64f", 32, "#2=7")

@@ -12,17 +12,29 @@ constexpr uint32_t kL1SharedUnroll = 1;
 
 }  // namespace
 
-// Shared-memory latency: one thread links a 48 KiB ring of 64-bit indices (i -> i + 1)
-// and chases it.
-extern "C" __global__ void ubench_shared_lat(unsigned long long* clocks, uint64_t* sink) {
+// Shared-memory latency: the grid's threads link a 32 KiB ring of 64-bit indices
+// (i -> (i + stride) mod entries, the stride a launch argument: 1), then thread 0 chases
+// it from entry 0.
+extern "C" __global__ void ubench_shared_lat(uint32_t stride, unsigned long long* clocks,
+                                            uint64_t* sink) {
   __shared__ uint64_t ring[kSharedLatEntries];
   const uint32_t tid = threadIdx.x;
-  for (uint32_t i = tid + 1; i < kSharedLatEntries; i += blockDim.x) ring[i - 1] = i;
-  if (tid == 0) ring[kSharedLatEntries - 1] = 0;
-  __syncthreads();
-  uint64_t p = tid;
+  const uint32_t uid = blockIdx.x * blockDim.x + tid;
+  for (uint32_t i = uid; i < kSharedLatEntries - stride; i += blockDim.x * gridDim.x) {
+    ring[i] = (i + stride) % kSharedLatEntries;
+  }
+  if (uid != 0) return;
+  // The entry's byte offset is scaled by the stride at run time, so that every
+  // architecture computes each address with one instruction before its load, as the
+  // measured binaries do (sm_80 code would otherwise fold the scaling into the load).
+  const uint32_t entry_bytes = stride * static_cast<uint32_t>(sizeof(uint64_t));
+  const char* base = reinterpret_cast<const char*>(ring);
+  uint64_t p = 0;
   const unsigned long long start = clock_now();
-  for (uint32_t i = 0; i < kSharedLatSteps; ++i) p = ring[p];
+#pragma unroll 64
+  for (uint32_t i = 0; i < kSharedLatSteps; ++i) {
+    p = *reinterpret_cast<const uint64_t*>(base + p * entry_bytes);
+  }
   record(clocks, tid, start, clock_now());
   sink[tid] = p;
 }

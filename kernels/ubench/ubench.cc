@@ -100,7 +100,11 @@ Launch launch(std::string_view kernel, const Problem& p) {
     l.add(buffer_arg("ring", p.size * u64, Access::kReadWrite)).add(u32_arg("entries", p.size));
     return timed(l, u64);
   }
-  if (kernel == "ubench_shared_lat") return timed(shape(kernel, 1, 1), u64);
+  if (kernel == "ubench_shared_lat") {
+    Launch l = shape(kernel, 1, 1);
+    l.add(u32_arg("stride", 1));
+    return timed(l, u64);
+  }
   if (kernel == "ubench_l1_bw_64f") {
     Launch l = shape(kernel, 1, kL1BwThreads);
     // 32 doubles of slack: the second load of the last window reads past the wrap.

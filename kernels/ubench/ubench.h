@@ -26,7 +26,7 @@ inline constexpr uint32_t kL2LatEntries = 4096;  // 32 KiB: one warp links, lane
 inline constexpr uint32_t kL2LatSteps = 32768;
 inline constexpr uint32_t kMemLatChasers = 4;                 // threads 0-3: one 32-byte sector
 inline constexpr uint32_t kMemLatLoads = 32768;               // the chasers' loads together
-inline constexpr uint32_t kSharedLatEntries = 48 * 1024 / 8;  // 64-bit ring, 48 KiB
+inline constexpr uint32_t kSharedLatEntries = 32 * 1024 / 8;  // 64-bit ring, 32 KiB
 inline constexpr uint32_t kSharedLatSteps = 2048;
 
 // L1 bandwidth: one CTA of 1024 threads over an L1-resident array.
