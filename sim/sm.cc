@@ -407,7 +407,10 @@ bool Sm::tick(std::uint64_t cycle, Picos now) {
     // becomes selected); the state it holds from the next cycle on, after.
     account_all(cycle, cycle);
     for (SubCore& sub : sub_cores_) progress |= issue(sub, cycle, now);
-    if (mio_queue_entries_ != 0) progress |= drain_mio_queues(cycle, now);
+    if (mio_queue_entries_ != 0) {
+      progress |= drain_mio_queues(cycle, now);
+      mio_drain_ps_ = next_mio_drain();
+    }
     account_all(cycle + 1, cycle + 1);
   }
   next_cycle_ = resident_ctas_ != 0 ? next_issue_cycle(cycle + 1) : kNeverCycle;
@@ -424,7 +427,7 @@ bool Sm::tick(std::uint64_t cycle, Picos now) {
 Picos Sm::next_event_ps() const {
   Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
   t = std::min(t, address_stage_.front_ready_ps());
-  if (mio_queue_entries_ != 0) t = std::min(t, next_mio_drain_ps());
+  t = std::min(t, mio_drain_ps_);
   t = std::min(t, tma_stage_.front_ready_ps());
   if (!dsmem_replies_.empty()) t = std::min(t, clock_.edge(dsmem_replies_.front().at));
   if (!cluster_releases_.empty()) t = std::min(t, clock_.edge(cluster_releases_.front().at));

@@ -115,7 +115,7 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   bool uses_mio_queue(const isa::StaticInst& si) const;
   bool memory_path_full(const SubCore& sub, const isa::StaticInst& si) const;
   bool drain_mio_queues(std::uint64_t cycle, Picos now);
-  Picos next_mio_drain_ps() const;
+  Picos next_mio_drain() const;
   void advance(unsigned slot, std::uint64_t earliest);
   // Cycles register-bank conflicts delay the dispatch of the warp's next instruction
   // (updates its reuse cache); sm_register_file.cc.
@@ -282,6 +282,7 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   // sm.mio_queue: entries per sub-core (0: no queue) and the global/local watermark.
   std::uint32_t mio_queue_entries_ = 0, mio_global_entries_ = 0;
   std::size_t mio_drain_first_ = 0;  // the sub-core whose queue goes first next
+  Picos mio_drain_ps_ = kNever;      // next_mio_drain() after the last tick
   SmCounters counters_;
 };
 

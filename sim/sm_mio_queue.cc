@@ -42,7 +42,7 @@ bool Sm::drain_mio_queues(std::uint64_t cycle, Picos now) {
   return progress;
 }
 
-Picos Sm::next_mio_drain_ps() const {
+Picos Sm::next_mio_drain() const {
   // A queue held by a full address stage moves when the stage's front leaves, which
   // wakes the SM by itself.
   if (address_stage_.full()) return kNever;
