@@ -24,6 +24,7 @@ def main():
     with open(ROOT / "kernels" / "ubench" / "hw_record.csv") as f:
         for row in csv.DictReader(f):
             record.setdefault(row["app"], row)
+            record[f"{row['app']} {row['args_tag']}"] = row
     counted = subprocess.run([str(ROOT / "scripts" / "count-warp-insts.py")], check=True,
                              capture_output=True, text=True).stdout
     table = {}
@@ -31,6 +32,9 @@ def main():
         if line.startswith("TOTAL "):
             _, arch, kernel, total = line.split()
             app = kernel.removeprefix("ubench_").replace("max_iops_int32", "MaxIops_int32")
+            # The transposes are the record's shared_bank_conflicts 1 and 2.
+            app = {"shared_bank_conflicts": "shared_bank_conflicts 1",
+                   "shared_bank_conflicts_padded": "shared_bank_conflicts 2"}.get(app, app)
             table.setdefault(app, {})[arch] = int(total)
     print("| run | GPU | record | this kernel | difference |")
     print("|---|---|---:|---:|---:|")

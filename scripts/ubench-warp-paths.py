@@ -75,6 +75,7 @@ def lines(arch):
     emit("ubench_shared_bw", 32, "#2=7")
     emit("ubench_l1_shared_bw", 32, "#2=11")
     emit("ubench_shared_bank_conflicts", 16 * 16 * 8)
+    emit("ubench_shared_bank_conflicts_padded", 16 * 16 * 8)
     emit("ubench_max_iops_int32", 32, *(["#1=15"] if arch == "sm_80" else []))
     return out
 

@@ -81,26 +81,36 @@ extern "C" __global__ void ubench_l1_shared_bw(const uint32_t* l1_ring, unsigned
   sink[tid] = ps + pl;
 }
 
-// Bank conflicts: out = in^T (width x width) through a 32 x 32 shared tile whose rows
-// are `tile_pitch` floats apart: 32 makes the column reads 32-way bank conflicts, 33
-// none. Untimed (the record measures the whole kernel).
-extern "C" __global__ void ubench_shared_bank_conflicts(const float* in, float* out, uint32_t width,
-                                                        uint32_t tile_pitch) {
-  __shared__ float tile_data[kBankTile * (kBankTile + 1)];
+// Bank conflicts: out = in^T (width x height) through a 32 x 32 shared tile whose rows
+// are kPitch floats apart: 32 makes the column reads 32-way bank conflicts, 33 none. The
+// tile pitch is a compile-time constant and there is one kernel per tile, as in the
+// measured program (Nsight Compute's sharedBankConflicts sample). Untimed (the record
+// measures the whole kernel).
+template <int kPitch>
+__device__ __forceinline__ void transpose_through_tile(float* out, const float* in, int width,
+                                                       int height) {
+  __shared__ float tile_data[kBankTile * kPitch];
+  const int tile = static_cast<int>(kBankTile), rows = static_cast<int>(kBankRows);
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  const int pitch = static_cast<int>(tile_pitch), w = static_cast<int>(width);
-  const int tile = static_cast<int>(kBankTile);
-  const int in_index =
-      (static_cast<int>(blockIdx.y) * tile + ty) * w + static_cast<int>(blockIdx.x) * tile + tx;
-  const int out_index =
-      (static_cast<int>(blockIdx.x) * tile + ty) * w + static_cast<int>(blockIdx.y) * tile + tx;
-  for (int j = 0; j < tile; j += static_cast<int>(kBankRows)) {
-    tile_data[(ty + j) * pitch + tx] = in[in_index + j * w];
-  }
+  const int in_index = static_cast<int>(blockIdx.x) * tile + tx +
+                       (static_cast<int>(blockIdx.y) * tile + ty) * width;
+  const int out_index = static_cast<int>(blockIdx.y) * tile + tx +
+                        (static_cast<int>(blockIdx.x) * tile + ty) * height;
+  for (int j = 0; j < tile; j += rows) tile_data[(ty + j) * kPitch + tx] = in[in_index + j * width];
   __syncthreads();
-  for (int j = 0; j < tile; j += static_cast<int>(kBankRows)) {
-    out[out_index + j * w] = tile_data[tx * pitch + ty + j];
+  for (int j = 0; j < tile; j += rows) {
+    out[out_index + j * height] = tile_data[tx * kPitch + ty + j];
   }
+}
+
+extern "C" __global__ void ubench_shared_bank_conflicts(float* out, const float* in, int width,
+                                                        int height) {
+  transpose_through_tile<kBankTile>(out, in, width, height);
+}
+
+extern "C" __global__ void ubench_shared_bank_conflicts_padded(float* out, const float* in,
+                                                               int width, int height) {
+  transpose_through_tile<kBankTile + 1>(out, in, width, height);
 }
 
 // Integer multiply-add throughput: 4 dependent mad.lo.s32 per iteration.
@@ -130,6 +140,8 @@ int main(int argc, char** argv) {
       {"ubench_shared_bw", reinterpret_cast<const void*>(ubench_shared_bw)},
       {"ubench_l1_shared_bw", reinterpret_cast<const void*>(ubench_l1_shared_bw)},
       {"ubench_shared_bank_conflicts", reinterpret_cast<const void*>(ubench_shared_bank_conflicts)},
+      {"ubench_shared_bank_conflicts_padded",
+       reinterpret_cast<const void*>(ubench_shared_bank_conflicts_padded)},
       {"ubench_max_iops_int32", reinterpret_cast<const void*>(ubench_max_iops_int32)},
   };
   return microbenchmark_main(argc, argv, kEntries);

@@ -14,7 +14,7 @@ constexpr std::string_view kKernels[] = {
     "ubench_l1_bw_128",      "ubench_l1_bw_32f_unroll", "ubench_l1_bw_32f_unroll_large",
     "ubench_l2_bw_32f",      "ubench_l2_bw_64f",        "ubench_mem_bw",
     "ubench_shared_bw",      "ubench_l1_shared_bw",     "ubench_shared_bank_conflicts",
-    "ubench_max_iops_int32",
+    "ubench_shared_bank_conflicts_padded", "ubench_max_iops_int32",
 };
 
 constexpr uint64_t kClockBytesPerThread = 2 * sizeof(uint64_t);
@@ -73,13 +73,6 @@ Problem parse_problem(std::string_view kernel, ParamValues values) {
     p.blocks = param_u32(values, 0, 80, "BLOCKS");
     p.size = param_u32(values, 1, 2 * 6 * 1024 * 1024 / 8, "ENTRIES");
     if (p.size < 2 * kMemLatChasers) throw std::invalid_argument("ENTRIES must be at least 8");
-  } else if (kernel == "ubench_shared_bank_conflicts") {
-    require_at_most(values, 1, kernel);
-    p.size = param_u32(values, 0, 1, "VARIANT");
-    if (p.size > 2) {
-      throw std::invalid_argument("VARIANT: expected 1 (tile[32][32]) or 2 (tile[32][33]), found " +
-                                  std::to_string(p.size));
-    }
   } else {
     require_at_most(values, 0, kernel);
   }
@@ -146,14 +139,14 @@ Launch launch(std::string_view kernel, const Problem& p) {
     l.add(buffer_arg("ring", kL1SharedRingWords * sizeof(uint32_t), Access::kRead));
     return timed(l, sizeof(uint32_t));
   }
-  if (kernel == "ubench_shared_bank_conflicts") {
+  if (is_transpose(kernel)) {
     constexpr uint32_t tiles = kBankMatrix / kBankTile;
     Launch l{.kernel = kernel, .grid = {tiles, tiles}, .block = {kBankTile, kBankRows}};
     const uint64_t bytes = uint64_t{kBankMatrix} * kBankMatrix * f32;
-    l.add(buffer_arg("in", bytes, Access::kRead))
-        .add(buffer_arg("out", bytes, Access::kWrite))
+    l.add(buffer_arg("out", bytes, Access::kWrite))
+        .add(buffer_arg("in", bytes, Access::kRead))
         .add(u32_arg("width", kBankMatrix))
-        .add(u32_arg("tile_pitch", p.size == 2 ? kBankTile + 1 : kBankTile));
+        .add(u32_arg("height", kBankMatrix));
     return l;
   }
   if (kernel == "ubench_max_iops_int32") {
@@ -162,6 +155,10 @@ Launch launch(std::string_view kernel, const Problem& p) {
     return timed(l, sizeof(uint32_t));
   }
   throw std::invalid_argument("unknown microbenchmark kernel '" + std::string(kernel) + "'");
+}
+
+bool is_transpose(std::string_view kernel) {
+  return kernel == "ubench_shared_bank_conflicts" || kernel == "ubench_shared_bank_conflicts_padded";
 }
 
 Launch describe_launch(std::string_view kernel, ParamValues values) {
@@ -176,7 +173,7 @@ std::vector<uint8_t> initial_contents(const Launch& l, uint32_t arg_index) {
                ? iota_bytes<double>(arg.size_bytes / sizeof(double))
                : iota_bytes<float>(arg.size_bytes / sizeof(float));
   }
-  if (l.kernel == "ubench_mem_bw" || l.kernel == "ubench_shared_bank_conflicts") {
+  if (l.kernel == "ubench_mem_bw" || is_transpose(l.kernel)) {
     return iota_bytes<float>(arg.size_bytes / sizeof(float));
   }
   if (l.kernel == "ubench_l1_shared_bw") {

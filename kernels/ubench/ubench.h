@@ -68,11 +68,10 @@ bool is_kernel(std::string_view kernel);
 //   ubench_l2_bw_32f, ubench_l2_bw_64f  BLOCKS (one per SM)
 //   ubench_mem_bw                       BLOCKS FLOATS (per array; a multiple of 4)
 //   ubench_mem_lat                      BLOCKS ENTRIES (64-bit ring entries, >= 8)
-//   ubench_shared_bank_conflicts        1 (tile[32][32], conflicts) or 2 (tile[32][33])
 //   the others                          none (their shape is fixed)
 struct Problem {
   uint32_t blocks = 1;
-  uint32_t size = 0;  // FLOATS, ENTRIES or the bank-conflict variant
+  uint32_t size = 0;  // FLOATS or ENTRIES
 };
 Problem parse_problem(std::string_view kernel, ParamValues values);
 Launch launch(std::string_view kernel, const Problem& p);
@@ -82,7 +81,10 @@ Launch describe_launch(std::string_view kernel, ParamValues values);
 // (empty: zero-filled; pointer rings built in the kernel from device addresses are).
 std::vector<uint8_t> initial_contents(const Launch& launch, uint32_t arg_index);
 
-// shared_bank_conflicts computes out = in^T over the 512 x 512 matrix.
+// The transposes of shared_bank_conflicts 1 (ubench_shared_bank_conflicts, tile[32][32])
+// and 2 (ubench_shared_bank_conflicts_padded, tile[32][33]).
+bool is_transpose(std::string_view kernel);
+// They compute out = in^T over the 512 x 512 matrix.
 void transpose_reference(std::span<const float> in, std::span<float> out);
 
 }  // namespace sassim::kernels::ubench

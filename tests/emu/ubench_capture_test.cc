@@ -43,12 +43,12 @@ const UbenchRun kRuns[] = {
     {"ubench_shared_bw", "", "sm_70", 270'912},
     {"ubench_shared_bw", "", "sm_80", 139'488},
     {"ubench_shared_bw", "", "sm_90", 271'040},
-    {"ubench_shared_bank_conflicts", "1", "sm_70", 102'400},
-    {"ubench_shared_bank_conflicts", "1", "sm_80", 98'304},
-    {"ubench_shared_bank_conflicts", "1", "sm_90", 106'496},
-    {"ubench_shared_bank_conflicts", "2", "sm_70", 102'400},
-    {"ubench_shared_bank_conflicts", "2", "sm_80", 98'304},
-    {"ubench_shared_bank_conflicts", "2", "sm_90", 106'496},
+    {"ubench_shared_bank_conflicts", "", "sm_70", 98'304},
+    {"ubench_shared_bank_conflicts", "", "sm_80", 92'160},
+    {"ubench_shared_bank_conflicts", "", "sm_90", 104'448},
+    {"ubench_shared_bank_conflicts_padded", "", "sm_70", 98'304},
+    {"ubench_shared_bank_conflicts_padded", "", "sm_80", 92'160},
+    {"ubench_shared_bank_conflicts_padded", "", "sm_90", 104'448},
     {"ubench_max_iops_int32", "", "sm_70", 134'272},
     {"ubench_max_iops_int32", "", "sm_80", 134'176},
     {"ubench_max_iops_int32", "", "sm_90", 133'216},
@@ -114,7 +114,7 @@ TEST(UbenchCheck, FailsOnAWrongSinkClocksOrTranspose) {
   }
   {
     Captured c = run(kRuns[16]);  // shared_bank_conflicts 1: one element off
-    c.buffers->arg(1)[4 * 513] ^= 1;
+    c.buffers->arg(0)[4 * 513] ^= 1;
     const SuiteCheck check = check_suite_outputs(c.launch, c.values, *c.buffers);
     EXPECT_FALSE(check.ok);
     EXPECT_NE(check.message.find("out[513]"), std::string::npos) << check.message;

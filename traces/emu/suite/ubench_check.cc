@@ -195,9 +195,9 @@ SuiteCheck check_mem_bw(const kernels::Launch& l, DeviceBuffers& b) {
 
 SuiteCheck check_ubench_outputs(const kernels::Launch& l, DeviceBuffers& b) {
   const std::string_view k = l.kernel;
-  if (k == "ubench_shared_bank_conflicts") {
-    const std::vector<uint8_t>& in = b.arg(0);
-    const std::vector<uint8_t>& out = b.arg(1);
+  if (ub::is_transpose(k)) {
+    const std::vector<uint8_t>& out = b.arg(0);
+    const std::vector<uint8_t>& in = b.arg(1);
     std::vector<float> src(in.size() / 4), want(out.size() / 4);
     std::memcpy(src.data(), in.data(), in.size());
     ub::transpose_reference(src, want);
