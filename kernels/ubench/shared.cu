@@ -16,7 +16,7 @@ constexpr uint32_t kL1SharedUnroll = 1;
 // (i -> (i + stride) mod entries, the stride a launch argument: 1), then thread 0 chases
 // it from entry 0.
 extern "C" __global__ void ubench_shared_lat(uint32_t stride, unsigned long long* clocks,
-                                            uint64_t* sink) {
+                                             uint64_t* sink) {
   __shared__ uint64_t ring[kSharedLatEntries];
   const uint32_t tid = threadIdx.x;
   const uint32_t uid = blockIdx.x * blockDim.x + tid;
@@ -92,8 +92,8 @@ __device__ __forceinline__ void transpose_through_tile(float* out, const float* 
   __shared__ float tile_data[kBankTile * kPitch];
   const int tile = static_cast<int>(kBankTile), rows = static_cast<int>(kBankRows);
   const int tx = static_cast<int>(threadIdx.x), ty = static_cast<int>(threadIdx.y);
-  const int in_index = static_cast<int>(blockIdx.x) * tile + tx +
-                       (static_cast<int>(blockIdx.y) * tile + ty) * width;
+  const int in_index =
+      static_cast<int>(blockIdx.x) * tile + tx + (static_cast<int>(blockIdx.y) * tile + ty) * width;
   const int out_index = static_cast<int>(blockIdx.y) * tile + tx +
                         (static_cast<int>(blockIdx.x) * tile + ty) * height;
   for (int j = 0; j < tile; j += rows) tile_data[(ty + j) * kPitch + tx] = in[in_index + j * width];

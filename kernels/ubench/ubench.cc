@@ -9,12 +9,23 @@ namespace sassim::kernels::ubench {
 namespace {
 
 constexpr std::string_view kKernels[] = {
-    "ubench_l1_lat",         "ubench_l2_lat",           "ubench_mem_lat",
-    "ubench_shared_lat",     "ubench_l1_bw_32f",        "ubench_l1_bw_64f",
-    "ubench_l1_bw_128",      "ubench_l1_bw_32f_unroll", "ubench_l1_bw_32f_unroll_large",
-    "ubench_l2_bw_32f",      "ubench_l2_bw_64f",        "ubench_mem_bw",
-    "ubench_shared_bw",      "ubench_l1_shared_bw",     "ubench_shared_bank_conflicts",
-    "ubench_shared_bank_conflicts_padded", "ubench_max_iops_int32",
+    "ubench_l1_lat",
+    "ubench_l2_lat",
+    "ubench_mem_lat",
+    "ubench_shared_lat",
+    "ubench_l1_bw_32f",
+    "ubench_l1_bw_64f",
+    "ubench_l1_bw_128",
+    "ubench_l1_bw_32f_unroll",
+    "ubench_l1_bw_32f_unroll_large",
+    "ubench_l2_bw_32f",
+    "ubench_l2_bw_64f",
+    "ubench_mem_bw",
+    "ubench_shared_bw",
+    "ubench_l1_shared_bw",
+    "ubench_shared_bank_conflicts",
+    "ubench_shared_bank_conflicts_padded",
+    "ubench_max_iops_int32",
 };
 
 constexpr uint64_t kClockBytesPerThread = 2 * sizeof(uint64_t);
@@ -158,7 +169,8 @@ Launch launch(std::string_view kernel, const Problem& p) {
 }
 
 bool is_transpose(std::string_view kernel) {
-  return kernel == "ubench_shared_bank_conflicts" || kernel == "ubench_shared_bank_conflicts_padded";
+  return kernel == "ubench_shared_bank_conflicts" ||
+         kernel == "ubench_shared_bank_conflicts_padded";
 }
 
 Launch describe_launch(std::string_view kernel, ParamValues values) {

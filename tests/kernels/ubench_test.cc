@@ -52,7 +52,8 @@ TEST(UbenchTest, LaunchesFollowTheRecord) {
   EXPECT_EQ(l2.arguments()[0].size_bytes, (80U * 1024 + 2048 * 32) * 8);
 
   // The transposes: (out, in, width, height) as the measured program's kernels.
-  for (const char* kernel : {"ubench_shared_bank_conflicts", "ubench_shared_bank_conflicts_padded"}) {
+  for (const char* kernel :
+       {"ubench_shared_bank_conflicts", "ubench_shared_bank_conflicts_padded"}) {
     const Launch t = describe_launch(kernel, Values{});
     EXPECT_EQ(t.grid.x, 16U) << kernel;
     EXPECT_EQ(t.grid.y, 16U) << kernel;
