@@ -211,13 +211,15 @@ for listing in "$staged"/*/*.sass; do
 done
 elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
 
-# Each architecture built is replaced; others (kernels/sass/sm_70, written by
-# scripts/ubench-sm70.sh) are kept.
+# The listings of each architecture built are replaced (stale ones removed); other
+# architectures (kernels/sass/sm_70, written by scripts/ubench-sm70.sh) and files that are
+# not listings (KERNEL.const2: a listing's constant bank 2, traces/emu/capture.h) are kept.
 mkdir -p "$out"
 for dir in "$staged"/*/; do
   arch="$(basename "$dir")"
-  rm -rf "${out:?}/$arch"
-  cp -r "$dir" "$out/$arch"
+  mkdir -p "$out/$arch"
+  find "${out:?}/$arch" -maxdepth 1 -name '*.sass' -delete
+  cp "$dir"*.sass "$out/$arch/"
 done
 count="$(find "$out" -name '*.sass' | wc -l)"
 bytes="$(du -sb "$out" | cut -f1)"
