@@ -18,24 +18,13 @@ class MioQueueTest : public SmHarness {
 
   void SetUp() override {
     SmHarness::SetUp();
-    config_.mutable_sm()->mutable_units()->mutable_memory()->set_initiation_interval_cycles(
-        kInterval);
+    set_memory_interval(kInterval);
     queue(4, 2);
   }
 
   void queue(std::uint32_t entries, std::uint32_t global_local) {
     config_.mutable_sm()->mutable_mio_queue()->set_entries(entries);
     config_.mutable_sm()->mutable_mio_queue()->set_global_local_entries(global_local);
-  }
-
-  // Independent loads of the given opcodes at PCs 0x00, 0x10, ... into R4, R5, ...
-  static std::vector<std::string> loads(const std::vector<std::string>& opcodes) {
-    std::vector<std::string> lines;
-    for (std::size_t i = 0; i < opcodes.size(); ++i) {
-      lines.push_back(fmt::format("{:04x} ffffffff 1 R{} {} 1 R2 4 1 0x{:x} 4", 0x10 * i, 4 + i,
-                                  opcodes[i], 0x100 * (i + 1)));
-    }
-    return lines;
   }
 
   std::uint64_t issued(std::size_t index, unsigned warp = 0) const {
@@ -47,7 +36,7 @@ class MioQueueTest : public SmHarness {
 };
 
 TEST_F(MioQueueTest, SchedulerHandsOverOnePerCycleWhileThePipeTakesOnePerInterval) {
-  run({warp_text(0, loads({"LDS.U.32", "LDS.U.32", "LDS.U.32", "LDS.U.32"}))});
+  run({warp_text(0, independent_loads({"LDS.U.32", "LDS.U.32", "LDS.U.32", "LDS.U.32"}))});
   const std::uint64_t first = issued(0);
   ASSERT_EQ(port_->submit_times.size(), 4U);
   for (std::size_t i = 0; i < 4; ++i) {
@@ -60,7 +49,7 @@ TEST_F(MioQueueTest, SchedulerHandsOverOnePerCycleWhileThePipeTakesOnePerInterva
 
 TEST_F(MioQueueTest, WithoutAQueueTheWarpWaitsForThePipe) {
   queue(0, 0);
-  run({warp_text(0, loads({"LDS.U.32", "LDS.U.32", "LDS.U.32"}))});
+  run({warp_text(0, independent_loads({"LDS.U.32", "LDS.U.32", "LDS.U.32"}))});
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(issued(i), issued(0) + i * kInterval) << "load " << i;
     EXPECT_EQ(submitted_cycle(i), issued(i) + 1) << "load " << i;
@@ -71,7 +60,7 @@ TEST_F(MioQueueTest, WithoutAQueueTheWarpWaitsForThePipe) {
 TEST_F(MioQueueTest, GlobalLoadsStopAtTheWatermark) {
   // The pipe takes load 0 at once; loads 1 and 2 wait in the queue (2 = the global
   // watermark), so load 3 issues the cycle after the pipe takes load 1 (first + 4).
-  run({warp_text(0, loads({"LDG.E", "LDG.E", "LDG.E", "LDG.E"}))});
+  run({warp_text(0, independent_loads({"LDG.E", "LDG.E", "LDG.E", "LDG.E"}))});
   const std::uint64_t first = issued(0);
   EXPECT_EQ(issued(1), first + 1);
   EXPECT_EQ(issued(2), first + 2);
@@ -81,7 +70,7 @@ TEST_F(MioQueueTest, GlobalLoadsStopAtTheWatermark) {
 }
 
 TEST_F(MioQueueTest, SharedLoadsPassTheGlobalWatermark) {
-  run({warp_text(0, loads({"LDG.E", "LDG.E", "LDG.E", "LDS.U.32"}))});
+  run({warp_text(0, independent_loads({"LDG.E", "LDG.E", "LDG.E", "LDS.U.32"}))});
   EXPECT_EQ(issued(3), issued(0) + 3);
   EXPECT_EQ(cycles_in(WarpCycleState::kLgThrottle), 0U);
   EXPECT_EQ(cycles_in(WarpCycleState::kMioThrottle), 0U);
@@ -95,7 +84,7 @@ TEST_F(MioQueueTest, SubCoresTakeTurnsForAddressGeneration) {
   // in a fixed order, sub-core 0 would win every freed entry and finish 20 cycles ahead.
   config_.mutable_sm()->set_sub_cores(2);
   port_capacity_ = 1;
-  std::vector<std::string> lines = loads({"LDG.E", "LDG.E", "LDG.E"});
+  std::vector<std::string> lines = independent_loads({"LDG.E", "LDG.E", "LDG.E"});
   lines.push_back("0030 ffffffff 1 R10 FADD 2 R6 R6 0");
   run({warp_text(0, lines), warp_text(1, lines)}, 10);
   ASSERT_EQ(port_->submit_times.size(), 6U);

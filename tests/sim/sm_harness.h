@@ -30,12 +30,27 @@ inline std::string warp_text(int warp, const std::vector<std::string>& lines) {
   return s;
 }
 
+// Independent loads of the given opcodes at PCs 0x00, 0x10, ... into R4, R5, ..., each
+// addressed by R2 (one address a line).
+inline std::vector<std::string> independent_loads(const std::vector<std::string>& opcodes) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < opcodes.size(); ++i) {
+    lines.push_back(fmt::format("{:04x} ffffffff 1 R{} {} 1 R2 4 1 0x{:x} 4", 0x10 * i, 4 + i,
+                                opcodes[i], 0x100 * (i + 1)));
+  }
+  return lines;
+}
+
 class SmHarness : public ::testing::Test {
  protected:
   static constexpr Picos kCycle = 1000;  // 1 GHz core clock in small_config()
 
   void SetUp() override { config_ = small_config(); }
 
+  // The memory pipe takes one instruction per `cycles`.
+  void set_memory_interval(std::uint32_t cycles) {
+    config_.mutable_sm()->mutable_units()->mutable_memory()->set_initiation_interval_cycles(cycles);
+  }
   config::FrontendConfig& frontend() { return *config_.mutable_sm()->mutable_frontend(); }
   config::ControlFlowConfig& control_flow() {
     return *config_.mutable_sm()->mutable_control_flow();

@@ -16,8 +16,7 @@ class ThrottleStateTest : public SmHarness {
 
   void SetUp() override {
     SmHarness::SetUp();
-    config_.mutable_sm()->mutable_units()->mutable_memory()->set_initiation_interval_cycles(
-        kInterval);
+    set_memory_interval(kInterval);
   }
 
   static constexpr unsigned kLoads = 3;
@@ -25,12 +24,7 @@ class ThrottleStateTest : public SmHarness {
   // One warp issues kLoads independent loads of `opcode` back to back: each after the
   // first waits interval - 1 cycles for the pipe, in state `held`, none in `other`.
   void expect_loads_held_in(const std::string& opcode, WarpCycleState held, WarpCycleState other) {
-    std::vector<std::string> lines;
-    for (unsigned i = 0; i < kLoads; ++i) {
-      lines.push_back(fmt::format("{:04x} ffffffff 1 R{} {} 1 R2 4 1 0x{:x} 4", 0x10 * i, 4 + i,
-                                  opcode, 0x100 * (i + 1)));
-    }
-    run({warp_text(0, lines)});
+    run({warp_text(0, independent_loads(std::vector<std::string>(kLoads, opcode)))});
     for (unsigned i = 1; i < kLoads; ++i) {
       EXPECT_EQ(recorder_.cycle_of(0x10 * i), recorder_.cycle_of(0) + i * kInterval);
     }
