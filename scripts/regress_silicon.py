@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Silicon regression: the 17 microbenchmark runs of kernels/ubench/suite.txt, captured from
 their committed SASS listings, simulated on the presets of the GPUs they were measured on
-(QV100, A100, H100), and correlated with the measured cycles of kernels/ubench/hw_record.csv.
+(QV100, A100, H100 in the public record kernels/ubench/hw_record.csv; H200 running these very
+programs, kernels/ubench/hw_h200.csv), and correlated with the measured cycles.
 
 For each GPU it writes OUT/GPU/ (results per run, hw.csv, the `sassim correlate` folder) and,
 with --doc, a Markdown report and the scatter plots. --check-baseline fails when a GPU's MAPE
@@ -22,12 +23,18 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# GPU key: (name in the record, listing folder, preset).
+# GPU key: (name in the record, listing folder, preset, suite.txt suffix of its launch sizes).
 GPUS = {
-    "qv100": ("QV100", "sm_70", "qv100"),
-    "a100": ("A100", "sm_80", "a100"),
-    "h100": ("H100", "sm_90", "h100"),
+    "qv100": ("QV100", "sm_70", "qv100", "qv100"),
+    "a100": ("A100", "sm_80", "a100", "a100"),
+    "h100": ("H100", "sm_90", "h100", "h100"),
+    # 132 SMs as the H100 SXM5, so it runs the H100-sized launches.
+    "h200": ("H200", "sm_90", "h200", "h100"),
 }
+# GPUs measured by scripts/device-ubench.sh running the suite's own programs: the record file
+# and the clock control whose rows count. Each run is simulated at the SM clock Nsight
+# Compute measured (gpc_mhz; base clocks lock it below the preset's boost clock).
+OWN_RECORDS = {"h200": ("kernels/ubench/hw_h200.csv", "base")}
 
 
 
@@ -50,6 +57,35 @@ def read_record(path):
     return rows
 
 
+def read_own_records(record):
+    """Adds the columns of the OWN_RECORDS files (GPU_hw_cycles, GPU_hw_warp_insts, GPU_mhz):
+    the mean over a run's measurements at the clock control that counts."""
+    for gpu, (rel, clock_control) in OWN_RECORDS.items():
+        path = ROOT / rel
+        name = GPUS[gpu][0]
+        sums = {}
+        with open(path, newline="") as f:
+            for line, row in enumerate(csv.DictReader(f), start=2):
+                try:
+                    if row["clock_control"] != clock_control:
+                        continue
+                    values = (float(row["hw_cycles"]), float(row["hw_warp_insts"]),
+                              float(row["gpc_mhz"]))
+                except (KeyError, ValueError) as e:
+                    raise RegressError(f"{path}:{line}: expected run, clock_control and numeric "
+                                       f"hw_cycles, hw_warp_insts and gpc_mhz ({e})")
+                total = sums.setdefault(row["run"], [0.0, 0.0, 0.0, 0])
+                for i, v in enumerate(values):
+                    total[i] += v
+                total[3] += 1
+        for run, (cycles, insts, mhz, n) in sums.items():
+            entry = record.setdefault(run, {})
+            entry[f"{name}_hw_cycles"] = cycles / n
+            entry[f"{name}_hw_warp_insts"] = insts / n
+            entry[f"{name}_mhz"] = round(mhz / n)
+    return record
+
+
 def read_suite(path, gpu):
     """The runs of suite.txt for one GPU: (name, kernel, values); NAME.gpu lines only for it."""
     runs = []
@@ -62,10 +98,11 @@ def read_suite(path, gpu):
                 raise RegressError(f"{path}:{line_no}: expected NAME BINARY KERNEL [VALUE...]")
             name, _binary, kernel, *values = text
             base, _, only = name.partition(".")
-            if only and only not in GPUS:
+            suffixes = {g[3] for g in GPUS.values()}
+            if only and only not in suffixes:
                 raise RegressError(f"{path}:{line_no}: unknown GPU suffix '.{only}' "
-                                   f"(expected one of {', '.join(GPUS)})")
-            if only and only != gpu:
+                                   f"(expected one of {', '.join(sorted(suffixes))})")
+            if only and only != GPUS[gpu][3]:
                 continue
             runs.append((base, kernel, values))
     return runs
@@ -105,14 +142,17 @@ def capture(args, gpu, name, kernel, values, trace_dir):
     return insts
 
 
-def simulate(args, gpu, name, kernel, values, out_dir):
+def simulate(args, gpu, name, kernel, values, out_dir, clock_mhz=None):
     trace_dir = (Path(args.cache) if args.cache else out_dir / "traces") / gpu / name
     trace_dir.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     insts = capture(args, gpu, name, kernel, values, trace_dir)
     t1 = time.monotonic()
     h5 = out_dir / gpu / f"{name}.h5"
-    overrides = [f"{path}={value}" for g, path, value in args.overrides if g == gpu]
+    overrides = []
+    if clock_mhz:  # the clock the run was measured at (before --set, which may change it)
+        overrides += [f"clocks.core_mhz={clock_mhz}", f"clocks.l2_mhz={clock_mhz}"]
+    overrides += [f"{path}={value}" for g, path, value in args.overrides if g == gpu]
     listing = ROOT / "kernels" / "sass" / GPUS[gpu][1] / f"{kernel}.sass"
     # The listing's control bits (stall counts, scoreboards, yield) drive the issue.
     cmd = [args.sassim, "run", str(trace_dir), "-c", GPUS[gpu][2], "-q", "-o", str(h5),
@@ -144,9 +184,11 @@ def regress_gpu(args, gpu, record, pool):
     if not runs:
         raise RegressError(f"no run of kernels/ubench/suite.txt is selected for {gpu}")
     for name, _, _ in runs:
-        if name not in record:
-            raise RegressError(f"kernels/ubench/suite.txt: run {name} is not in the record")
-    futures = [pool.submit(simulate, args, gpu, *r, out_dir) for r in runs]
+        if f"{gpu_name}_hw_cycles" not in record.get(name, {}):
+            raise RegressError(f"kernels/ubench/suite.txt: run {name} has no {gpu_name} "
+                               f"measurement in the record")
+    clock = lambda name: record[name].get(f"{gpu_name}_mhz")
+    futures = [pool.submit(simulate, args, gpu, *r, out_dir, clock(r[0])) for r in runs]
     results, failed = [], []
     for f in futures:
         try:
@@ -160,7 +202,8 @@ def regress_gpu(args, gpu, record, pool):
         row = record[r["name"]]
         r["hw_cycles"] = float(row[f"{gpu_name}_hw_cycles"])
         r["hw_warp_insts"] = float(row[f"{gpu_name}_hw_warp_insts"])
-        r["accelsim_cycles"] = float(row[f"{gpu_name}_accelsim_cycles"])
+        accel = row.get(f"{gpu_name}_accelsim_cycles")
+        r["accelsim_cycles"] = float(accel) if accel else None
         results.append(r)
         progress(f"  {gpu} {r['name']}: {r['sim_cycles']} cycles (hw {r['hw_cycles']:.0f}), "
                  f"{r['warp_insts']} warp insts in {r['sim_s']:.1f} s", args.quiet)
@@ -176,13 +219,18 @@ def regress_gpu(args, gpu, record, pool):
         cmd += ["--sim", r["h5"]]
     run(cmd, f"correlation of {gpu}")
     summary = json.loads((corr / "summary.json").read_text())
-    accel = [abs(r["accelsim_cycles"] - r["hw_cycles"]) / r["hw_cycles"] for r in results]
+    accel = [abs(r["accelsim_cycles"] - r["hw_cycles"]) / r["hw_cycles"] for r in results
+             if r["accelsim_cycles"] is not None]
     return {"gpu": gpu, "runs": results, "summary": summary, "failed": failed,
             "accelsim_mape": 100 * sum(accel) / len(accel) if accel else None}
 
 
 def fmt_pct(x):
     return "n/a" if x is None else f"{x:+.1f}%"
+
+
+def fmt_mape(x):
+    return "n/a" if x is None else f"{x:.1f}%"
 
 
 def write_doc(args, reports):
@@ -217,7 +265,7 @@ def write_doc(args, reports):
         r = "undefined" if s.get("pearson_r") is None else f"{s['pearson_r']:.3f}"
         lines.append(f"| {GPUS[rep['gpu']][0]} | {s['matched']} | {s['mape_percent']:.1f}% | {r} | "
                      f"{s['max_abs_error_percent']:.1f}% | {fmt_pct(s['aggregate_error_percent'])} | "
-                     f"{rep['accelsim_mape']:.1f}% |")
+                     f"{fmt_mape(rep['accelsim_mape'])} |")
     for rep in reports:
         gpu = rep["gpu"]
         name = GPUS[gpu][0]
@@ -230,10 +278,11 @@ def write_doc(args, reports):
                   "|---|---:|---:|---:|---:|---:|"]
         for r in rep["runs"]:
             err = 100 * (r["sim_cycles"] - r["hw_cycles"]) / r["hw_cycles"]
-            acc = 100 * (r["accelsim_cycles"] - r["hw_cycles"]) / r["hw_cycles"]
+            acc = (None if r["accelsim_cycles"] is None else
+                   100 * (r["accelsim_cycles"] - r["hw_cycles"]) / r["hw_cycles"])
             fp = 100 * (r["warp_insts"] - r["hw_warp_insts"]) / r["hw_warp_insts"]
             lines.append(f"| {r['name']} | {r['hw_cycles']:,.0f} | {r['sim_cycles']:,} | {err:+.1f}% | "
-                         f"{acc:+.1f}% | {r['warp_insts']:,} ({fp:+.2f}%) |")
+                         f"{fmt_pct(acc)} | {r['warp_insts']:,} ({fp:+.2f}%) |")
         if rep["failed"]:
             lines += ["", "Left out (capture or simulation failed):", ""]
             lines += [f"- {f}" for f in rep["failed"]]
@@ -299,7 +348,7 @@ def main():
     if not os.access(args.sassim, os.X_OK):
         raise RegressError(f"{args.sassim}: not an executable sassim (build it first)")
     args.sassim_digest = hashlib.sha256(Path(args.sassim).read_bytes()).hexdigest()
-    record = read_record(ROOT / "kernels/ubench/hw_record.csv")
+    record = read_own_records(read_record(ROOT / "kernels/ubench/hw_record.csv"))
     reports = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for gpu in args.gpu or list(GPUS):
@@ -310,7 +359,7 @@ def main():
         r = "undefined" if s.get("pearson_r") is None else f"{s['pearson_r']:.4f}"
         print(f"{rep['gpu']}: {s['matched']} runs, MAPE {s['mape_percent']:.2f}%, Pearson r {r}, "
               f"largest error {s['max_abs_error_percent']:.1f}% "
-              f"(Accel-Sim MAPE on the same runs {rep['accelsim_mape']:.1f}%)")
+              f"(Accel-Sim MAPE on the same runs {fmt_mape(rep['accelsim_mape'])})")
     if args.doc:
         write_doc(args, reports)
     if args.write_baseline:

@@ -27,7 +27,18 @@ void CtaScheduler::set_clusters(GpcLayout layout, std::uint32_t barrier_latency_
   sm_in_gpc_.assign(gpcs_.num_gpcs(), 0);
 }
 
-void CtaScheduler::start_kernel(traces::KernelTrace& kernel, const KernelContext& context) {
+void CtaScheduler::start_kernel(traces::KernelTrace& kernel, const KernelContext& context,
+                                Picos not_before) {
+  if (not_before == 0) {
+    begin_placing(kernel, context);
+    return;
+  }
+  const auto later = std::find_if(launching_.begin(), launching_.end(),
+                                  [&](const Launching& l) { return l.ready > not_before; });
+  launching_.insert(later, Launching{&kernel, &context, not_before});
+}
+
+void CtaScheduler::begin_placing(traces::KernelTrace& kernel, const KernelContext& context) {
   auto running = std::make_unique<Running>();
   running->trace = &kernel;
   running->context = &context;
@@ -56,6 +67,9 @@ const CtaScheduler::Running* CtaScheduler::find(const KernelContext& context) co
 }
 
 bool CtaScheduler::kernel_done(const KernelContext& context) const {
+  for (const Launching& l : launching_) {
+    if (l.context == &context) return false;
+  }
   const Running* k = find(context);
   return k == nullptr || (!k->waiting() && k->in_flight == 0);
 }
@@ -108,7 +122,11 @@ void CtaScheduler::cta_retired(std::uint32_t /*sm_id*/, const KernelContext& ker
   if (any_waiting()) wake_ = true;
 }
 
-bool CtaScheduler::tick(std::uint64_t cycle, Picos /*now*/) {
+bool CtaScheduler::tick(std::uint64_t cycle, Picos now) {
+  while (!launching_.empty() && launching_.front().ready <= now) {
+    begin_placing(*launching_.front().trace, *launching_.front().context);
+    launching_.erase(launching_.begin());
+  }
   if (interval_ != 0 && cycle < next_dispatch_) return false;  // wake_ stays set
   wake_ = false;
   bool placed_any = place_clusters(cycle);

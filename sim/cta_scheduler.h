@@ -43,8 +43,10 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
   // their barriers (sim/cluster_barrier.h).
   void set_clusters(GpcLayout layout, std::uint32_t barrier_latency_cycles);
   void set_placement_observer(CtaPlacementObserver* observer) { observer_ = observer; }
-  // Starts placing the CTAs of a kernel. The kernel and context outlive it.
-  void start_kernel(traces::KernelTrace& kernel, const KernelContext& context);
+  // Starts placing the CTAs of a kernel, the first not before `not_before` (the grid's
+  // launch time, SmConfig.grid_launch_*). The kernel and context outlive it.
+  void start_kernel(traces::KernelTrace& kernel, const KernelContext& context,
+                    Picos not_before = 0);
   // True when every CTA of the kernel was placed and has retired.
   bool kernel_done(const KernelContext& context) const;
   // Forgets a finished kernel.
@@ -55,10 +57,11 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
 
   bool tick(std::uint64_t cycle, Picos now) override;
   Picos next_event_ps() const override {
-    if (!wake_) return kNever;
-    return interval_ == 0 ? 0 : clock_.edge(next_dispatch_);
+    const Picos launch = launching_.empty() ? kNever : launching_.front().ready;
+    if (!wake_) return launch;
+    return std::min(launch, interval_ == 0 ? Picos{0} : clock_.edge(next_dispatch_));
   }
-  bool busy() const override { return !kernels_.empty(); }
+  bool busy() const override { return !kernels_.empty() || !launching_.empty(); }
   const std::string& name() const override { return name_; }
   std::string describe_state() const override;
   void report(StatSink& sink) const override;
@@ -75,6 +78,13 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
     std::optional<ReadyCluster> next_cluster;
     bool waiting() const { return next.has_value() || next_cluster.has_value(); }
   };
+  // A kernel whose CTAs may be placed from `ready` on.
+  struct Launching {
+    traces::KernelTrace* trace = nullptr;
+    const KernelContext* context = nullptr;
+    Picos ready = 0;
+  };
+  void begin_placing(traces::KernelTrace& kernel, const KernelContext& context);
   Running* find(const KernelContext& context);
   const Running* find(const KernelContext& context) const;
   void read_next(Running& k);
@@ -96,6 +106,7 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
   std::uint32_t interval_;
   std::uint64_t next_dispatch_ = 0;  // with an interval: the next cycle a CTA may be placed
   std::vector<std::unique_ptr<Running>> kernels_;  // in start order
+  std::vector<Launching> launching_;               // by ready time, then start order
   std::size_t round_robin_ = 0;
   std::uint64_t ctas_placed_ = 0;
   bool wake_ = false;

@@ -1,6 +1,7 @@
 #include "sim/gpu.h"
 
 #include <chrono>
+#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
@@ -164,7 +165,16 @@ void Gpu::start(Launch& launch) {
   launch.host_start = std::chrono::steady_clock::now();
   launch.before = snapshot();
   launch.start_cycle = core_cycle();
-  cta_scheduler_->start_kernel(*launch.trace, launch.context);
+  // The grid's front-end launch time, then its first CTA (SmConfig.grid_launch_*).
+  const config::SmConfig& sm = config_.sm();
+  Picos not_before = 0;
+  if (sm.grid_launch_cycles() != 0 || sm.grid_launch_ns() != 0) {
+    const Clock core = engine_.clock(ClockDomain::kCore);
+    // Without a launch time the first CTA is placed in the next cycle.
+    not_before = core.edge(launch.start_cycle + 1 + sm.grid_launch_cycles()) +
+                 static_cast<Picos>(std::llround(sm.grid_launch_ns() * 1000.0));
+  }
+  cta_scheduler_->start_kernel(*launch.trace, launch.context, not_before);
 }
 
 bool Gpu::finished(const Launch& launch, std::size_t running) const {

@@ -57,15 +57,26 @@ class Commands final : public traces::Workload {
 };
 
 std::vector<KernelResult> run(std::vector<std::pair<int, int>> kernels_and_streams,
-                              bool copy_between) {
+                              bool copy_between,
+                              const config::GpuConfig& config = config::load_config("v100")) {
   Commands w;
   int id = 1;
   for (auto [length, stream] : kernels_and_streams) {
     if (copy_between && id > 1) w.add(traces::MemcpyHtoD{0x1000, 128});
     w.add(traces::KernelLaunch{chain_kernel(id++, stream, length)});
   }
-  Gpu gpu(config::load_config("v100"));
+  Gpu gpu(config);
   return gpu.run(w);
+}
+
+// v100 with its clocks at `mhz` and the grid launch time given.
+config::GpuConfig with_grid_launch(std::uint32_t cycles, double ns, double mhz = 1530) {
+  config::GpuConfig c = config::load_config("v100");
+  c.mutable_clocks()->set_core_mhz(mhz);
+  c.mutable_clocks()->set_l2_mhz(mhz);
+  c.mutable_sm()->set_grid_launch_cycles(cycles);
+  c.mutable_sm()->set_grid_launch_ns(ns);
+  return c;
 }
 
 TEST(Launches, OneStreamRunsKernelsOneAfterAnother) {
@@ -89,6 +100,37 @@ TEST(Launches, ACopyWaitsForEverythingBeforeIt) {
   const auto r = run({{40, 1}, {20, 2}}, true);
   ASSERT_EQ(r.size(), 2U);
   EXPECT_GE(r[1].start_cycle, r[0].start_cycle + r[0].cycles);
+}
+
+TEST(GridLaunch, EveryKernelSpendsTheLaunchCyclesBeforeItsFirstCta) {
+  const auto base = run({{20, 0}, {30, 0}}, false, with_grid_launch(0, 0));
+  const auto late = run({{20, 0}, {30, 0}}, false, with_grid_launch(500, 0));
+  ASSERT_EQ(base.size(), 2U);
+  ASSERT_EQ(late.size(), 2U);
+  EXPECT_EQ(late[0].cycles, base[0].cycles + 500);
+  EXPECT_EQ(late[1].cycles, base[1].cycles + 500);
+  // The next kernel of the stream starts when the previous one ends, launch time included.
+  EXPECT_EQ(late[1].start_cycle, late[0].start_cycle + late[0].cycles);
+  EXPECT_EQ(late[0].warp_insts, 20U);
+}
+
+TEST(GridLaunch, TheFixedTimeCostsCyclesInProportionToTheClock) {
+  const auto base_1000 = run({{20, 0}}, false, with_grid_launch(0, 0, 1000));
+  const auto base_2000 = run({{20, 0}}, false, with_grid_launch(0, 0, 2000));
+  // 300 ns = 300 cycles at 1000 MHz and 600 at 2000 MHz; plus 40 cycles either way.
+  const auto late_1000 = run({{20, 0}}, false, with_grid_launch(40, 300, 1000));
+  const auto late_2000 = run({{20, 0}}, false, with_grid_launch(40, 300, 2000));
+  EXPECT_EQ(late_1000[0].cycles, base_1000[0].cycles + 340);
+  EXPECT_EQ(late_2000[0].cycles, base_2000[0].cycles + 640);
+}
+
+TEST(GridLaunch, KernelsOfDifferentStreamsLaunchTogether) {
+  const auto base = run({{40, 1}, {20, 2}}, false, with_grid_launch(0, 0));
+  const auto late = run({{40, 1}, {20, 2}}, false, with_grid_launch(250, 0));
+  ASSERT_EQ(late.size(), 2U);
+  EXPECT_EQ(late[1].start_cycle, late[0].start_cycle);
+  EXPECT_EQ(late[0].cycles, base[0].cycles + 250);
+  EXPECT_EQ(late[1].cycles, base[1].cycles + 250);
 }
 
 }  // namespace

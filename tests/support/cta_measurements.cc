@@ -51,6 +51,43 @@ double cta_turnaround_cycles(const config::GpuConfig& config, std::uint32_t thre
   return (cycles(kLong) - cycles(kShort)) / (kLong - kShort);
 }
 
+double empty_kernel_cycles(const config::GpuConfig& base, std::uint32_t ctas, std::uint32_t threads,
+                           double core_mhz) {
+  config::GpuConfig config = base;
+  config.mutable_clocks()->set_core_mhz(core_mhz);
+  config.mutable_clocks()->set_l2_mhz(core_mhz);
+  const int binary_version = std::stoi(config.arch().substr(3));
+  std::string t = trace_header("empty", 1, ctas, threads, 0, binary_version);
+  const std::uint32_t warps = (threads + 31) / 32;
+  for (std::uint32_t c = 0; c < ctas; ++c) {
+    t += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\n", c);
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      const std::uint32_t lanes = std::min(32U, threads - 32 * w);
+      t += fmt::format("warp = {}\ninsts = 1\n0000 {:08x} 0 EXIT 0 0\n", w,
+                       lanes == 32 ? 0xffffffffU : (1U << lanes) - 1);
+    }
+    t += "#END_TB\n";
+  }
+  std::vector<std::unique_ptr<traces::KernelTrace>> kernels;
+  kernels.push_back(traces::kernel_from_text(t, "empty"));
+  auto workload = traces::workload_from_kernels(std::move(kernels));
+  sim::Gpu gpu(config);
+  return static_cast<double>(gpu.run(*workload).at(0).cycles);
+}
+
+std::span<const EmptyKernelPoint> empty_kernel_points() {
+  // kernels/ubench/hw_h200.csv: launch_window#1..#3, two or three measurements each.
+  static constexpr EmptyKernelPoint kPoints[] = {
+      {"h200", "base", 132, 32, 1465.5, 2751.1, 3, true},
+      {"h200", "none", 132, 32, 1935.4, 3344.4, 2, true},
+      {"h200", "base", 132, 1024, 1473.4, 2797.2, 3, false},
+      {"h200", "none", 132, 1024, 1945.6, 3361.9, 2, false},
+      {"h200", "base", 528, 256, 1481.0, 3095.4, 3, false},
+      {"h200", "none", 528, 256, 1966.9, 3713.6, 2, false},
+  };
+  return kPoints;
+}
+
 std::span<const StreamInitPoint> stream_init_points() {
   static constexpr StreamInitPoint kPoints[] = {
       {"v100", "V100", "v100.txt", 80, 1380, 16, 39, true},

@@ -43,4 +43,23 @@ struct StreamInitPoint {
 };
 std::span<const StreamInitPoint> stream_init_points();
 
+// An empty kernel (every warp only exits), `ctas` CTAs of `threads` threads: its cycles
+// on `config` with the SM clock at `core_mhz` (the L2's with it, as the presets tie them).
+double empty_kernel_cycles(const config::GpuConfig& config, std::uint32_t ctas,
+                           std::uint32_t threads, double core_mhz);
+
+// Nsight Compute's cycle window (gpc__cycles_elapsed.avg) of such a kernel on a real GPU
+// (kernels/probes/launch_window.cu, rows launch_window#N of kernels/ubench/hw_h200.csv):
+// the mean of the measurements at each clock control.
+struct EmptyKernelPoint {
+  const char* preset;
+  const char* clock_control;  // "base" (locked by ncu) or "none"
+  std::uint32_t ctas, threads;
+  double mhz;     // mean measured SM clock
+  double cycles;  // mean measured window
+  int samples;
+  bool calibration;  // sets the preset's grid_launch_*; the others are checks
+};
+std::span<const EmptyKernelPoint> empty_kernel_points();
+
 }  // namespace sassim::measure

@@ -79,6 +79,8 @@ TensorRun run_trace(const std::string& preset, const std::string& trace_text) {
   config::GpuConfig config = config::load_config(preset);
   // Peaks are steady-state rates: the one-time launch of these short grids stays out.
   config.mutable_sm()->set_cta_launch_latency_cycles(0);
+  config.mutable_sm()->set_grid_launch_cycles(0);
+  config.mutable_sm()->set_grid_launch_ns(0);
   // Launched twice, the second timed: as a microbenchmark times a warm kernel, its
   // code is then in the instruction caches.
   std::vector<std::unique_ptr<traces::KernelTrace>> kernels;

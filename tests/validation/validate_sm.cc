@@ -35,5 +35,28 @@ int main() {
       "threads x SMs / bandwidth. At these sizes the bandwidth is far below the DRAM's, so "
       "the CTA launch and retirement set it.",
       rows);
+
+  std::vector<validation::Row> launch_rows;
+  for (const measure::EmptyKernelPoint& p : measure::empty_kernel_points()) {
+    const double model =
+        measure::empty_kernel_cycles(config::load_config(p.preset), p.ctas, p.threads, p.mhz);
+    launch_rows.push_back(validation::row(
+        fmt::format("{}: empty kernel, {} CTAs x {} threads, {:.0f} MHz, cycles", p.preset, p.ctas,
+                    p.threads, p.mhz),
+        model, p.cycles,
+        fmt::format("H200, kernels/probes/launch_window.cu under Nsight Compute (clock control "
+                    "{}), mean of {}, kernels/ubench/hw_h200.csv{}",
+                    p.clock_control, p.samples,
+                    p.calibration ? " (with the other clock's row, sets the preset's "
+                                    "grid_launch_cycles and grid_launch_ns: a calibration)"
+                                  : "")));
+  }
+  validation::print_table(
+      "GPU: grid launch, empty kernels (validate_sm)",
+      "Every warp only exits. Cycles = Nsight Compute's gpc__cycles_elapsed.avg, the window "
+      "the silicon regression compares against; the model counts the grid's front-end time "
+      "(sm.grid_launch_cycles, sm.grid_launch_ns), the CTA launch and the exits, simulated "
+      "at the clock measured (SM and L2).",
+      launch_rows);
   return 0;
 }
