@@ -59,6 +59,8 @@ class L2Slice final : public ClockedUnit {
   // Makes sectors of a line valid and clean (a host-to-device copy); used between
   // kernels, not while ticking. A dirty victim is dropped without a writeback.
   void install_clean(std::uint64_t line, std::uint32_t sectors);
+  // Drops every line (the slice must be idle).
+  void flush() { cache_.set_active_ways(cache_.ways(), true); }
   const SectorCache& cache() const { return cache_; }
 
   // Copies of lines homed in a slice of another L2 partition

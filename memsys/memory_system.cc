@@ -65,6 +65,9 @@ class GpuMemorySystem final : public MemorySystem {
   SmMemoryPort& port(std::uint32_t sm_id) override { return *l1s_.at(sm_id); }
   std::vector<std::pair<ClockDomain, ClockedUnit*>> units() override;
   void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) override;
+  void flush_l2() override {
+    for (auto& slice : slices_) slice->flush();
+  }
 
  private:
   config::GpuConfig config_;

@@ -22,6 +22,10 @@ class MemorySystem {
   virtual std::vector<std::pair<ClockDomain, ClockedUnit*>> units() = 0;
   // A host-to-device copy: the bytes become L2-resident (warms the L2).
   virtual void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) = 0;
+  // Empties every L2 slice (its far-line copies too), as a profiler's cache flush before
+  // a kernel does outside the kernel's time: dirty lines are written back then, so they
+  // cost the kernel nothing. Call only while the memory system is idle.
+  virtual void flush_l2() = 0;
 };
 
 // Builds the memory system of a resolved, validated config.

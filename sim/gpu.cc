@@ -165,6 +165,10 @@ void Gpu::start(Launch& launch) {
   launch.host_start = std::chrono::steady_clock::now();
   launch.before = snapshot();
   launch.start_cycle = core_cycle();
+  // A profiler flushes before a kernel it runs alone; with others running the L2 stays.
+  if (config_.simulation().flush_l2_before_kernels() && !cta_scheduler_->busy() && memory_idle()) {
+    memory_->flush_l2();
+  }
   // The grid's front-end launch time, then its first CTA (SmConfig.grid_launch_*).
   const config::SmConfig& sm = config_.sm();
   Picos not_before = 0;

@@ -133,5 +133,39 @@ TEST(GridLaunch, KernelsOfDifferentStreamsLaunchTogether) {
   EXPECT_EQ(late[1].cycles, base[1].cycles + 250);
 }
 
+// One warp loading the 32 words from `address` once.
+std::unique_ptr<traces::KernelTrace> load_kernel(std::uint64_t address) {
+  std::string t =
+      "-kernel name = load\n-kernel id = 1\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n"
+      "-shmem = 0\n-nregs = 16\n-binary version = 70\n-cuda stream id = 0\n"
+      "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
+      "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+      "#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\ninsts = 2\n"
+      "0000 ffffffff 1 R2 LDG.E 1 R4 4 0";
+  for (int lane = 0; lane < 32; ++lane) t += fmt::format(" 0x{:x}", address + 4 * lane);
+  t += "\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n";
+  return traces::kernel_from_text(t, "load");
+}
+
+// The L2 hit rate of a kernel loading one line right after a copy wrote it.
+double hit_rate_after_copy(bool flush) {
+  Commands w;
+  constexpr std::uint64_t kLine = 0x7f5000000000;
+  w.add(traces::MemcpyHtoD{kLine, 128});
+  w.add(traces::KernelLaunch{load_kernel(kLine)});
+  config::GpuConfig c = config::load_config("v100");
+  c.mutable_simulation()->set_flush_l2_before_kernels(flush);
+  Gpu gpu(c);
+  const auto r = gpu.run(w);
+  EXPECT_EQ(r.size(), 1U);
+  EXPECT_GT(r.at(0).stats.sum("gpu.l2.slice[", ".sector_accesses"), 0);
+  return r.at(0).l2_hit_rate;
+}
+
+TEST(FlushL2, ACopiedLineHitsUnlessTheL2IsFlushedBeforeTheKernel) {
+  EXPECT_EQ(hit_rate_after_copy(false), 1.0);
+  EXPECT_EQ(hit_rate_after_copy(true), 0.0);
+}
+
 }  // namespace
 }  // namespace sassim::sim

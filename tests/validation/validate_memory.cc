@@ -41,6 +41,21 @@ void latencies(std::vector<Row>& rows, const LatencyReference& r) {
                      r.rrze_l2, r.rrze_source));
 }
 
+// The suite's pointer chases run on a real H200 in this workplace (2026-11-30,
+// scripts/device-ubench.sh): each program's own clock64 timing per load, without a
+// profiler, at the clock the GPU chose (its 1980 MHz boost under load, as the preset).
+void h200_chases(std::vector<Row>& rows) {
+  const measure::ZeroLoadLatencies m = measure::zero_load_latencies(config::load_config("h200"));
+  const std::string src = "measured on a real H200, kernels/suite.txt ";
+  rows.push_back(row("h200: L1 hit, cycles", m.l1, 39.7, src + "chase_l1 (16 KiB, 128 B stride)"));
+  rows.push_back(
+      row("h200: shared load, cycles", m.shared, 28.7, src + "chase_shared (16 KiB, 4 B stride)"));
+  rows.push_back(row("h200: L2 hit, lines over both partitions, repeated chase", m.l2_mixed, 287.0,
+                     src + "chase_l2 (8 MiB, 128 B stride, after 65,536 warm-up steps)"));
+  rows.push_back(row("h200: DRAM miss, lines over both partitions", m.dram_mixed, 642.3,
+                     src + "chase_dram (64 MiB, 4 KiB stride: a new DRAM row each step)"));
+}
+
 void bank_conflicts(std::vector<Row>& rows) {
   const config::GpuConfig c = config::load_config("a100");
   const double free = measure::shared_conflict_latency(c, 1);
@@ -92,6 +107,7 @@ int main() {
   latencies(rows, {"h100", "H800", 40.7, 29.0, 263.0, 478.8, 258, 414, 556, 744, 280.4,
                    "RRZE gpu-benches gpu-latency/gh200.txt: 280-281 cycles from 347 KB to "
                    "24.5 MB (GH200, 1980 MHz)"});
+  h200_chases(rows);
   bank_conflicts(rows);
   l2_bandwidth(rows);
   dram_streams(rows);
