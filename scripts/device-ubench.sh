@@ -14,7 +14,9 @@
 #   REPEAT   measurements of each (default 1; files NAME.csv, NAME.2.csv, ...)
 # Programs come from build-kernels/ (`cmake --build build-kernels --target
 # kernels_programs`); the probe is built here with nvcc if build-kernels/probes/launch_window
-# is missing.
+# is missing. DEVICE_RUNS=FILE measures the runs listed there instead (same format as
+# kernels/suite.txt; kernels/probes/chase_sweep.txt is one); EXTRA_METRICS="a.sum b.sum"
+# asks ncu for more metrics.
 set -uo pipefail
 
 out="${1:?usage: device-ubench.sh OUT [DEADLINE_SECONDS [ONLY [CLOCKS [REPEAT]]]]}"
@@ -35,6 +37,7 @@ detail+=" l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
 detail+=" l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
 detail+=" lts__t_sectors_op_read.sum lts__t_sectors_op_read_lookup_hit.sum lts__t_sectors_op_write.sum"
 detail+=" dram__bytes_read.sum dram__bytes_write.sum"
+detail+=" ${EXTRA_METRICS:-}"  # more, space-separated (the unknown ones are dropped)
 
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,memory.total \
@@ -57,11 +60,15 @@ lines() {
   sed -e 's/#.*//' "$1" | awk 'NF >= 2 && $1 !~ /\.(qv100|a100)$/'
 }
 runs="$work/runs.txt"
-{
-  lines "$root/kernels/ubench/suite.txt"
-  echo "launch_window probes/launch_window"
-  lines "$root/kernels/suite.txt"
-} >"$runs"
+if [[ -n "${DEVICE_RUNS:-}" ]]; then  # another list of runs, NAME BINARY ARGS... per line
+  lines "$DEVICE_RUNS" >"$runs"
+else
+  {
+    lines "$root/kernels/ubench/suite.txt"
+    echo "launch_window probes/launch_window"
+    lines "$root/kernels/suite.txt"
+  } >"$runs"
+fi
 if [[ -n "$only" ]]; then
   awk -v re="$only" '$1 ~ re' "$runs" >"$runs.only" && mv "$runs.only" "$runs"
 fi

@@ -32,6 +32,13 @@ COLUMNS = [  # (record column, ncu metric, scale)
     ("l2_write_sectors", "lts__t_sectors_op_write.sum", 1),
     ("dram_read_bytes", "dram__bytes_read.sum", 1),
     ("dram_write_bytes", "dram__bytes_write.sum", 1),
+    # Asked for in some sessions only (EXTRA_METRICS of scripts/device-ubench.sh).
+    ("l1_global_ld_sector_misses", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", 1),
+    ("xbar_to_l1_read_sectors", "l1tex__m_xbar2l1tex_read_sectors.sum", 1),
+    ("l1_to_xbar_write_sectors", "l1tex__m_l1tex2xbar_write_sectors.sum", 1),
+    ("l2_from_l1_read_requests", "lts__t_requests_srcunit_tex_op_read.sum", 1),
+    ("l2_from_l1_read_sectors", "lts__t_sectors_srcunit_tex_op_read.sum", 1),
+    ("l2_from_l1_read_sector_hits", "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", 1),
 ]
 
 

@@ -64,8 +64,12 @@ inline bool run_microbenchmark(std::span<const KernelEntry> entries, std::string
                   static_cast<unsigned long long>(stop - start));
     }
     if (args[i].name == "out") {
+      const auto input =
+          std::find_if(args.begin(), args.end(), [](const auto& a) { return a.name == "in"; });
+      if (input == args.end()) throw std::runtime_error("transpose without an 'in' buffer");
       std::vector<float> in(kBankMatrix * kBankMatrix), want(in.size()), got(in.size());
-      SASSIM_CUDA_CHECK(cudaMemcpy(in.data(), pointers[0], in.size() * 4, cudaMemcpyDeviceToHost));
+      SASSIM_CUDA_CHECK(cudaMemcpy(in.data(), pointers[input - args.begin()], in.size() * 4,
+                                   cudaMemcpyDeviceToHost));
       SASSIM_CUDA_CHECK(cudaMemcpy(got.data(), pointers[i], in.size() * 4, cudaMemcpyDeviceToHost));
       transpose_reference(in, want);
       ok = check_close(got, want, 0, 0, kernel);

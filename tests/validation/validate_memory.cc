@@ -41,19 +41,25 @@ void latencies(std::vector<Row>& rows, const LatencyReference& r) {
                      r.rrze_l2, r.rrze_source));
 }
 
-// The suite's pointer chases run on a real H200 in this workplace (2026-11-30,
-// scripts/device-ubench.sh): each program's own clock64 timing per load, without a
-// profiler, at the clock the GPU chose (its 1980 MHz boost under load, as the preset).
+// Pointer chases of one thread on a real H200 in this workplace (2026-11-30,
+// scripts/device-ubench.sh; kernels/probes/chase_sweep_h200.csv): each program's own
+// clock64 timing per load, without a profiler, at the clock the GPU chose (its 1980 MHz
+// boost, as the preset).
 void h200_chases(std::vector<Row>& rows) {
   const measure::ZeroLoadLatencies m = measure::zero_load_latencies(config::load_config("h200"));
-  const std::string src = "measured on a real H200, kernels/suite.txt ";
-  rows.push_back(row("h200: L1 hit, cycles", m.l1, 39.7, src + "chase_l1 (16 KiB, 128 B stride)"));
+  const std::string src = "measured on a real H200 (kernels/probes/chase_sweep_h200.csv): ";
+  rows.push_back(row("h200: L1 hit, cycles", m.l1, 39.7, src + "chase_l1, 16 KiB, 128 B stride"));
   rows.push_back(
-      row("h200: shared load, cycles", m.shared, 28.7, src + "chase_shared (16 KiB, 4 B stride)"));
-  rows.push_back(row("h200: L2 hit, lines over both partitions, repeated chase", m.l2_mixed, 287.0,
-                     src + "chase_l2 (8 MiB, 128 B stride, after 65,536 warm-up steps)"));
-  rows.push_back(row("h200: DRAM miss, lines over both partitions", m.dram_mixed, 642.3,
-                     src + "chase_dram (64 MiB, 4 KiB stride: a new DRAM row each step)"));
+      row("h200: shared load, cycles", m.shared, 28.7, src + "chase_shared, 16 KiB, 4 B stride"));
+  rows.push_back(row("h200: L2 hit, 2,048 lines over both partitions, repeated chase", m.l2_mixed,
+                     258.3, src + "chase_l2_8m_s4k, 8 MiB, 4 KiB stride"));
+  rows.push_back(row("h200: L2 hit, 32,768 lines over both partitions, repeated chase", m.l2_mixed,
+                     286.2,
+                     src + "chase_l2_4m, 4 MiB, 128 B stride (286.2-286.3 from 1 to 16 MiB, 306.5 "
+                           "at 24 MiB, 530-533 at 32 and 48 MiB)"));
+  rows.push_back(row("h200: DRAM miss, lines over both partitions", m.dram_mixed, 689.5,
+                     src + "chase_dram_256m_s4k, 256 MiB, 4 KiB stride (688.0 at 128 B, 659.2 "
+                           "at 64 KiB)"));
 }
 
 void bank_conflicts(std::vector<Row>& rows) {
