@@ -25,9 +25,11 @@ std::vector<sim::KernelResult> run_texts(const config::GpuConfig& config,
     kernels.push_back(traces::kernel_from_text(std::move(text), "measure"));
   auto workload = traces::workload_from_kernels(std::move(kernels));
   // Latencies and bandwidths are timed from the first issue, as microbenchmarks time
-  // them with the SM clock: the CTA launch stays out.
+  // them with the SM clock: the grid's and the CTA's launch stay out.
   config::GpuConfig measured = config;
   measured.mutable_sm()->set_cta_launch_latency_cycles(0);
+  measured.mutable_sm()->set_grid_launch_cycles(0);
+  measured.mutable_sm()->set_grid_launch_ns(0);
   sim::Gpu gpu(measured);
   return gpu.run(*workload);
 }
