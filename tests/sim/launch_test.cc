@@ -142,7 +142,7 @@ std::unique_ptr<traces::KernelTrace> load_kernel(std::uint64_t address) {
       "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
       "#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\ninsts = 2\n"
       "0000 ffffffff 1 R2 LDG.E 1 R4 4 0";
-  for (int lane = 0; lane < 32; ++lane) t += fmt::format(" 0x{:x}", address + 4 * lane);
+  for (std::uint64_t lane = 0; lane < 32; ++lane) t += fmt::format(" 0x{:x}", address + 4 * lane);
   t += "\n0010 ffffffff 0 EXIT 0 0\n#END_TB\n";
   return traces::kernel_from_text(t, "load");
 }
