@@ -158,6 +158,10 @@ bool CtaScheduler::tick(std::uint64_t cycle, Picos now) {
 std::string CtaScheduler::describe_state() const {
   std::string out =
       fmt::format("{} CTAs placed; {} kernels running", ctas_placed_, kernels_.size());
+  if (!launching_.empty()) {
+    out += fmt::format("; {} kernels launching (first CTA at {} ps)", launching_.size(),
+                       launching_.front().ready);
+  }
   for (const auto& k : kernels_) {
     out += fmt::format("; kernel {}: {} CTAs resident, {}", k->context->info->id, k->in_flight,
                        k->next           ? "next CTA waiting for room"
