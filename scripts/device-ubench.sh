@@ -16,7 +16,7 @@
 # kernels_programs`); the probe is built here with nvcc if build-kernels/probes/launch_window
 # is missing. DEVICE_RUNS=FILE measures the runs listed there instead (same format as
 # kernels/suite.txt; kernels/probes/chase_sweep.txt is one); EXTRA_METRICS="a.sum b.sum"
-# asks ncu for more metrics.
+# asks ncu for more metrics, NCU_ARGS for more options ("--section WarpStateStats").
 set -uo pipefail
 
 out="${1:?usage: device-ubench.sh OUT [DEADLINE_SECONDS [ONLY [CLOCKS [REPEAT]]]]}"
@@ -93,7 +93,8 @@ profile() {  # profile CLOCK_CONTROL NAME BINARY ARGS...
     echo "skipped $clock $name: past the deadline" >>"$work/skipped.txt"
     return
   fi
-  timeout 90 "$ncu" --csv --page raw --clock-control "$clock" --metrics "$metric_list" \
+  # shellcheck disable=SC2086
+  timeout 90 "$ncu" --csv --page raw --clock-control "$clock" --metrics "$metric_list" ${NCU_ARGS:-} \
     --log-file "$work/$clock/$name.csv" "$bin/$binary" "$@" </dev/null >>"$work/ncu.log" 2>&1 ||
     echo "ncu $clock $name: exit $?" >>"$work/ncu.log"
 }

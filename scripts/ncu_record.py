@@ -2,13 +2,16 @@
 """Turns the Nsight Compute files of scripts/device-ubench.sh into one record CSV.
 
   scripts/ncu_record.py MEASURE_DIR... > kernels/ubench/hw_h200.csv
+  scripts/ncu_record.py --warp-states MEASURE_DIR... > kernels/ubench/hw_h200_warp_states.csv
 
 Each MEASURE_DIR is an unpacked measure.tgz: base/NAME.csv (clocks locked to base) and
 none/NAME.csv (the GPU's own clocks), each `ncu --csv --page raw`; NAME.N.csv is its N-th
 measurement. One row per kernel launch: the run's name from the file (a '.gpu' suffix of
 kernels/ubench/suite.txt dropped), '#N' added when the program launches more than one
 kernel, and the measurement's number per run and clock control (repeat, from 1, in the
-order of the folders given, then of N).
+order of the folders given, then of N). With --warp-states, from measurements taken with
+`--section WarpStateStats`: one row per launch and warp state, the warps in that state
+per cycle with an issue (smsp__average_warps_issue_stalled_STATE_per_issue_active.ratio).
 """
 import csv
 import sys
@@ -42,6 +45,10 @@ COLUMNS = [  # (record column, ncu metric, scale)
 ]
 
 
+STALL_PREFIX = "smsp__average_warps_issue_stalled_"
+STALL_SUFFIX = "_per_issue_active.ratio"
+
+
 class RecordError(Exception):
     pass
 
@@ -69,10 +76,14 @@ def format_value(value):
 
 
 def main():
-    if len(sys.argv) < 2:
-        raise RecordError("usage: ncu_record.py MEASURE_DIR...")
+    args = sys.argv[1:]
+    warp_states = bool(args) and args[0] == "--warp-states"
+    if warp_states:
+        args = args[1:]
+    if not args:
+        raise RecordError("usage: ncu_record.py [--warp-states] MEASURE_DIR...")
     files = []
-    for top in map(Path, sys.argv[1:]):
+    for top in map(Path, args):
         found = []
         for clock in ("base", "none"):
             # NAME.csv before NAME.2.csv before NAME.10.csv
@@ -83,7 +94,11 @@ def main():
             raise RecordError(f"{top}: no base/*.csv or none/*.csv (an unpacked measure.tgz?)")
         files += found
     out = csv.writer(sys.stdout, lineterminator="\n")
-    out.writerow(["run", "kernel", "clock_control", "repeat"] + [c for c, _, _ in COLUMNS])
+    if warp_states:
+        out.writerow(["run", "kernel", "clock_control", "repeat", "state",
+                      "warps_per_issue_active"])
+    else:
+        out.writerow(["run", "kernel", "clock_control", "repeat"] + [c for c, _, _ in COLUMNS])
     seen = {}
     for path in files:
         rows = launches(path)
@@ -92,14 +107,25 @@ def main():
         seen[key] = seen.get(key, 0) + 1
         repeat = str(seen[key])
         for i, (row, line) in enumerate(rows):
+            run = name if len(rows) == 1 else f"{name}#{i}"
+            head = [run, row["Kernel Name"], path.parent.name, repeat]
+            if warp_states:
+                states = [(m[len(STALL_PREFIX):-len(STALL_SUFFIX)], m) for m in row
+                          if m.startswith(STALL_PREFIX) and m.endswith(STALL_SUFFIX)]
+                if not states:
+                    raise RecordError(f"{path}: no {STALL_PREFIX}*{STALL_SUFFIX} columns "
+                                      "(measured without --section WarpStateStats?)")
+                for state, metric in sorted(states):
+                    value = number(row[metric], f"{path}:{line}: {metric}")
+                    out.writerow(head + [state, format_value(value)])
+                continue
             values = []
             for column, metric, scale in COLUMNS:
                 if metric not in row:
                     values.append("")
                     continue
                 values.append(format_value(number(row[metric], f"{path}:{line}: {metric}") * scale))
-            run = name if len(rows) == 1 else f"{name}#{i}"
-            out.writerow([run, row["Kernel Name"], path.parent.name, repeat] + values)
+            out.writerow(head + values)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """scripts/ncu_record.py on a small session (tests/silicon/data/ncu_session: one ncu raw file
-measured twice, with a ==PROF== line and a units row) and on files it must refuse."""
+measured twice, with a ==PROF== line and a units row), its --warp-states form
+(data/ncu_states) and on files it must refuse."""
 import csv
 import io
 import subprocess
@@ -47,4 +48,13 @@ check(p.returncode == 1 and "x.csv: not an `ncu --csv --page raw` file" in p.std
 p = run(DATA / "ncu_nan")
 check(p.returncode == 1 and "k.csv:3: gpc__cycles_elapsed.avg: expected a number, found 'n/a'"
       in p.stderr, f"a value that is not a number names file, line and metric: {p.stderr}")
+p = run("--warp-states", DATA / "ncu_states")
+check(p.returncode == 0, f"--warp-states: exit 0, got {p.returncode}: {p.stderr}")
+states = list(csv.DictReader(io.StringIO(p.stdout)))
+check([(r["state"], r["warps_per_issue_active"]) for r in states] ==
+      [("barrier", "47.39"), ("long_scoreboard", "15.43")], f"one row per state: {states}")
+check(states[0]["run"] == "l1_lat" and states[0]["repeat"] == "1", "run and repeat")
+p = run("--warp-states", DATA / "ncu_session")
+check(p.returncode == 1 and "measured without --section WarpStateStats?" in p.stderr,
+      f"--warp-states on files without the section is an error: {p.stderr}")
 print("ncu_record: all checks passed")
