@@ -35,6 +35,7 @@ GPUS = {
 # and the clock control whose rows count. Each run is simulated at the SM clock Nsight
 # Compute measured (gpc_mhz; base clocks lock it below the preset's boost clock).
 OWN_RECORDS = {"h200": ("kernels/ubench/hw_h200.csv", "base")}
+SUFFIXES = sorted({g[3] for g in GPUS.values()})  # the GPU suffixes suite.txt may use
 
 
 
@@ -98,10 +99,9 @@ def read_suite(path, gpu):
                 raise RegressError(f"{path}:{line_no}: expected NAME BINARY KERNEL [VALUE...]")
             name, _binary, kernel, *values = text
             base, _, only = name.partition(".")
-            suffixes = {g[3] for g in GPUS.values()}
-            if only and only not in suffixes:
+            if only and only not in SUFFIXES:
                 raise RegressError(f"{path}:{line_no}: unknown GPU suffix '.{only}' "
-                                   f"(expected one of {', '.join(sorted(suffixes))})")
+                                   f"(expected one of {', '.join(SUFFIXES)})")
             if only and only != GPUS[gpu][3]:
                 continue
             runs.append((base, kernel, values))
