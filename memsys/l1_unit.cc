@@ -54,6 +54,7 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       mshrs_(config.mshr_entries()),
       data_path_(config.data_bytes_per_cycle()),
       cache_global_loads_(config.cache_global_loads()),
+      merge_bypass_reads_(config.merge_bypass_reads()),
       lsu_(config.lsu_queue_entries()),
       to_noc_(to_noc),
       from_noc_(from_noc),
@@ -349,7 +350,8 @@ L1Unit::Block L1Unit::issue_load_line(std::uint32_t index, const LineAccess& lin
   std::uint32_t entry = MshrTable<Waiter>::kNone;
   std::uint32_t send = 0;
   if (miss != 0) {
-    entry = mshrs_.find(line.line);
+    // A load the L1 keeps no copy of has its data delivered to it alone.
+    if (slot.cacheable || merge_bypass_reads_) entry = mshrs_.find(line.line);
     if (entry == MshrTable<Waiter>::kNone && mshrs_.full()) return Block::kMshr;
     send = miss & ~(entry != MshrTable<Waiter>::kNone ? mshrs_[entry].outstanding : 0);
     if (send != 0 && to_noc_.full()) return Block::kInterconnect;

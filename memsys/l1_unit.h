@@ -15,7 +15,9 @@
 //   cycle. Sectors that hit are read through the data path and are ready at
 //   tL + (hit_latency_cycles - 1) T (hit_latency after submit when unloaded). Missing
 //   sectors join the line's MSHR (merging with sectors already requested; a new
-//   request is sent only for sectors not yet in flight) and a read request leaves for
+//   request is sent only for sectors not yet in flight; a load that bypasses the L1
+//   merges only with l1.merge_bypass_reads, else it takes an MSHR of its own and sends
+//   every sector it misses) and a read request leaves for
 //   the interconnect in the lookup cycle, visible to it one core period later
 //   (tc + 2T). A response is taken at the first edge it is visible (tR), filled into
 //   the L1 (allocating, LRU), and its data reaches the registers after the rest of
@@ -213,6 +215,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   MshrTable<Waiter> mshrs_;
   ByteCredit data_path_;
   bool cache_global_loads_;
+  bool merge_bypass_reads_;
   TimedQueue<std::uint32_t> lsu_;  // slot indices
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;

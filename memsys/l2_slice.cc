@@ -24,6 +24,7 @@ L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock cloc
       clock_(clock),
       map_(map),
       sector_bytes_(config.sector_bytes()),
+      merge_queued_reads_(config.merge_queued_reads()),
       hit_pipeline_ps_((config.hit_latency_cycles() - 1) * clock.period_ps),
       cache_(config.size_bytes() / config.slices(), config.associativity(), config.line_bytes(),
              config.slices(),
@@ -96,6 +97,11 @@ bool L2Slice::tick(std::uint64_t cycle, Picos now) {
   }
   request_block_ = Block::kNone;
   while (in_.ready(now)) {
+    if (in_.front().answered) {
+      in_.pop();
+      progress = true;
+      continue;
+    }
     if (!bandwidth_.available()) {
       request_block_ = Block::kBandwidth;
       break;
@@ -193,6 +199,8 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
     stats_.sector_hits += count(mask);
     if (request.kind != ReqKind::kRead) ++stats_.atomics;
     complete(waiter, request.line, cached, now);
+    if (merge_queued_reads_ && request.kind == ReqKind::kRead)
+      answer_queued_reads(request.line, valid, now);
     return Block::kNone;
   }
   std::uint32_t entry = mshrs_.find(request.line);
@@ -219,6 +227,20 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
   stats_.sector_misses += count(missing);
   if (request.kind != ReqKind::kRead) ++stats_.atomics;
   return Block::kNone;
+}
+
+void L2Slice::answer_queued_reads(std::uint64_t line, std::uint32_t valid, Picos now) {
+  // Index 0 is the read being answered.
+  for (std::size_t i = 1; i < in_.size() && in_.ready_ps_at(i) <= now; ++i) {
+    MemRequest& queued = in_.at(i);
+    if (queued.line != line || queued.answered) continue;
+    if (queued.kind != ReqKind::kRead) return;  // later reads see what it writes
+    if ((queued.sector_mask & ~valid) != 0) continue;
+    queued.answered = true;
+    ++stats_.merged_reads;
+    pipeline_.push(MemResponse{line, queued.sector_mask, queued.tag, queued.sm, queued.kind},
+                   now + hit_pipeline_ps_);
+  }
 }
 
 L2Slice::Block L2Slice::handle_fill(const DramResponse& fill, Picos now) {
@@ -320,6 +342,7 @@ void L2Slice::report(StatSink& sink) const {
   sink.add(name_ + ".sector_misses", static_cast<double>(stats_.sector_misses));
   sink.add(name_ + ".writebacks", static_cast<double>(stats_.writebacks));
   sink.add(name_ + ".atomics", static_cast<double>(stats_.atomics));
+  sink.add(name_ + ".merged_reads", static_cast<double>(stats_.merged_reads));
 }
 
 }  // namespace sassim::memsys

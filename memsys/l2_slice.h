@@ -18,6 +18,9 @@
 // A write or reduction with MemRequest::acknowledge (TMA stores and reductions) is
 // answered without data through the same pipeline: a write at its lookup edge + hit
 // latency, a reduction when it executes (like an atomic).
+// With l2.merge_queued_reads, a read that hits answers, in the same edge and without
+// lookups or bandwidth of their own, the later reads of its line already visible in
+// the request queue (they leave the queue when they reach its head).
 // Bandwidth: slice_bytes_per_cycle bounds the data the slice reads out for responses
 // and takes in for writes and atomics (a byte credit); fills and writebacks are not
 // charged. A request blocked on full MSHRs waits at the head. Requests for DRAM wait
@@ -76,8 +79,9 @@ class L2Slice final : public ClockedUnit {
     std::uint64_t sector_accesses = 0;
     std::uint64_t sector_hits = 0;
     std::uint64_t sector_misses = 0;
-    std::uint64_t writebacks = 0;  // dirty sectors written back to DRAM
-    std::uint64_t atomics = 0;     // atomic and reduction requests executed here
+    std::uint64_t writebacks = 0;    // dirty sectors written back to DRAM
+    std::uint64_t atomics = 0;       // atomic and reduction requests executed here
+    std::uint64_t merged_reads = 0;  // reads answered while queued (l2.merge_queued_reads)
   };
   const Stats& stats() const { return stats_; }
 
@@ -93,6 +97,10 @@ class L2Slice final : public ClockedUnit {
   enum class Block : std::uint8_t { kNone, kBandwidth, kMshr, kDram };
 
   Block handle_request(const MemRequest& request, Picos now);
+  // With l2.merge_queued_reads: answers the reads of line waiting behind the head of
+  // the request queue whose sectors are all in `valid`, up to the first request of
+  // the line that is not a read.
+  void answer_queued_reads(std::uint64_t line, std::uint32_t valid, Picos now);
   Block handle_fill(const DramResponse& fill, Picos now);
   // Checks that allocating line could write back its victim now.
   bool can_allocate(std::uint64_t line) const;
@@ -112,6 +120,7 @@ class L2Slice final : public ClockedUnit {
   Clock clock_;
   const AddressMap& map_;
   std::uint32_t sector_bytes_;
+  bool merge_queued_reads_;
   Picos hit_pipeline_ps_;  // (hit_latency_cycles - 1) periods; the hand-over adds the last
   SectorCache cache_;
   MshrTable<Waiter> mshrs_;

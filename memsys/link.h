@@ -31,6 +31,9 @@ class Link {
   const T& front() const { return queue_.front(); }
   T pop() { return queue_.pop(); }
   Picos front_ready_ps() const { return queue_.front_ready_ps(); }
+  // The i-th entry from the front (i < size()) and the time it becomes visible.
+  T& at(std::size_t i) { return queue_.at(i); }
+  Picos ready_ps_at(std::size_t i) const { return queue_.ready_ps_at(i); }
 
   // Pushes a value visible from ready_ps (at least now + 1). Callers check full().
   void push(T value, Picos now, Picos ready_ps) {

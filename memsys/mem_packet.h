@@ -38,6 +38,9 @@ struct MemRequest {
   // Writes and reductions: the slice answers once it has executed the request (TMA
   // stores and reductions, whose bulk async-groups wait for their writes).
   bool acknowledge = false;
+  // Set by an L2 slice on a read it has answered while the read still waited in its
+  // queue, together with an earlier read of the same line (l2.merge_queued_reads).
+  bool answered = false;
 };
 
 // L2 slice back to an SM. For a write or reduction: its acknowledgement, no data.

@@ -26,6 +26,7 @@ class RingBuffer {
   const T& back() const { return slots_[index(size_ - 1)]; }
   // The i-th value from the front.
   const T& operator[](std::size_t i) const { return slots_[index(i)]; }
+  T& operator[](std::size_t i) { return slots_[index(i)]; }
 
   void push_back(T value) {
     if (size_ == slots_.size()) grow();

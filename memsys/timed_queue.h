@@ -33,6 +33,9 @@ class TimedQueue {
   bool ready(Picos now) const { return !entries_.empty() && entries_.front().first <= now; }
   const T& front() const { return entries_.front().second; }
   T pop() { return entries_.pop_front().second; }
+  // The i-th entry from the front and the time it becomes visible (i < size()).
+  T& at(std::size_t i) { return entries_[i].second; }
+  Picos ready_ps_at(std::size_t i) const { return entries_[i].first; }
   // Time the front entry becomes visible; kNever when empty.
   Picos front_ready_ps() const { return entries_.empty() ? kNever : entries_.front().first; }
 
