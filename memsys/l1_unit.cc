@@ -55,6 +55,7 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       data_path_(config.data_bytes_per_cycle()),
       cache_global_loads_(config.cache_global_loads()),
       merge_bypass_reads_(config.merge_bypass_reads()),
+      write_allocate_(config.write_allocate()),
       lsu_(config.lsu_queue_entries()),
       to_noc_(to_noc),
       from_noc_(from_noc),
@@ -398,7 +399,10 @@ void L1Unit::take_response(const MemResponse& response, Picos data_ready) {
   if (cache_.enabled() && mshrs_[response.tag].fill_allocates) {
     SectorCache::Line* cached = cache_.find(response.line);
     if (cached == nullptr) {
-      cached = &cache_.allocate(response.line, nullptr);
+      SectorCache::Victim victim;
+      cached = &cache_.allocate(response.line, &victim);
+      if (victim.present) forget_partial_writes(victim.line);
+      forget_partial_writes(response.line);
       if (mshrs_[response.tag].fill_evict_first) SectorCache::demote(*cached);
     }
     if (mshrs_[response.tag].fill_evict_last) cached->evict_last = true;

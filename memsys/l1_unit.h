@@ -30,8 +30,10 @@
 //   .BYPASS is not distinguished); after their data is back the write into shared
 //   memory adds one data-path pass per 128 bytes.
 // - Stores and reductions: write-through, one write request per line with the
-//   written sectors (sectors present in the L1 stay valid: updated in place, nothing
-//   is allocated); complete in the cycle their last request enters the interconnect.
+//   written sectors (sectors present in the L1 stay valid: updated in place; nothing
+//   is allocated unless l1.write_allocate, with which a cacheable store installs its
+//   line and the sectors it completes); complete in the cycle their last request
+//   enters the interconnect.
 //   A store submitted with an ack_token asks the L2 to acknowledge each of its
 //   requests; the ack_token completes at the edge the last acknowledgement is taken.
 //   With l1.write_credit_sectors = N > 0 each request takes one credit per sector it
@@ -46,11 +48,13 @@
 // - TMA / bulk copies (submit_tma) go to the unit's TmaEngine (memsys/tma_engine.h),
 //   which shares the interconnect port and the data path; its responses bypass the L1.
 // Completed tokens pop in completion-time order, ties in submission order.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
@@ -78,7 +82,10 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
 
   bool submit_tma(const TmaCopy& copy, Picos now) override;
   void set_shared_carveout(std::uint32_t shared_bytes) override;
-  void invalidate_l1_data() override { cache_.set_active_ways(cache_.ways(), true); }
+  void invalidate_l1_data() override {
+    cache_.set_active_ways(cache_.ways(), true);
+    partial_writes_.clear();
+  }
   // Ways per set the L1 data cache uses now (it follows the shared-memory carve-out).
   std::uint32_t data_ways() const { return cache_.ways(); }
   const TmaEngine& tma() const { return tma_; }
@@ -177,6 +184,12 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   static void note_fill_policy(MshrTable<Waiter>::Entry& entry, bool cacheable,
                                isa::L1Policy policy);
   Block issue_store_line(std::uint32_t index, const LineAccess& line, Picos now);
+  // l1.write_allocate: installs what a store writes (line: one of slot.lines.lines).
+  void allocate_written(const Slot& slot, const LineAccess& line);
+  // A line the cache is about to install or has evicted: its partly written bytes go.
+  void forget_partial_writes(std::uint64_t line) {
+    if (!partial_writes_.empty()) partial_writes_.erase(line);
+  }
   Block issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now);
   void take_response(const MemResponse& response, Picos data_ready);
   void finish_if_done(std::uint32_t index);
@@ -216,6 +229,10 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   ByteCredit data_path_;
   bool cache_global_loads_;
   bool merge_bypass_reads_;
+  bool write_allocate_;
+  // With write_allocate: bytes written to sectors of a cached line that are not valid
+  // yet (a bit per byte of the line), by line.
+  std::unordered_map<std::uint64_t, std::array<std::uint64_t, 16>> partial_writes_;
   TimedQueue<std::uint32_t> lsu_;  // slot indices
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;

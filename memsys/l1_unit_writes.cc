@@ -1,5 +1,6 @@
-// The L1's write path: store, reduction and atomic requests, write credits and the
-// acknowledgements of stores (memsys/l1_unit.h has the timing).
+// The L1's write path: store, reduction and atomic requests, write allocation, write
+// credits and the acknowledgements of stores (memsys/l1_unit.h has the timing).
+#include <array>
 #include <bit>
 #include <cassert>
 
@@ -31,8 +32,40 @@ L1Unit::Block L1Unit::issue_store_line(std::uint32_t index, const LineAccess& li
   if (slot.ack_wait != kNoAckWait) ++ack_waits_[slot.ack_wait].remaining;
   to_noc_.push(request, now, now + clock_.period_ps);
   stats_.store_sectors += sectors;
+  if (write_allocate_ && slot.cacheable && slot.store_kind == ReqKind::kWrite && cache_.enabled())
+    allocate_written(slot, line);
   slot.ready_ps = now;  // complete once the last line entered the interconnect
   return Block::kNone;
+}
+
+void L1Unit::allocate_written(const Slot& slot, const LineAccess& line) {
+  const std::size_t words = (geometry_.line_bytes + 63) / 64;
+  const std::uint64_t* written = slot.lines.byte_bits.data() +
+                                 static_cast<std::size_t>(&line - slot.lines.lines.data()) * words;
+  SectorCache::Line* cached = cache_.find(line.line);
+  if (cached == nullptr) {
+    SectorCache::Victim victim;
+    cached = &cache_.allocate(line.line, &victim);
+    if (victim.present) forget_partial_writes(victim.line);
+    forget_partial_writes(line.line);
+  }
+  cache_.touch(*cached);
+  cached->valid |= line.full_mask;
+  const std::uint32_t partial = line.sector_mask & ~cached->valid;
+  if (partial == 0) return;
+  std::array<std::uint64_t, 16>& bytes = partial_writes_[line.line];  // zeroed when new
+  for (std::size_t w = 0; w < words; ++w) bytes[w] |= written[w];
+  const std::uint32_t sector_bytes = geometry_.sector_bytes;
+  for (std::uint32_t s = 0; s < geometry_.sectors_per_line(); ++s) {
+    if ((partial >> s & 1u) == 0) continue;
+    bool complete = true;
+    for (std::uint32_t b = s * sector_bytes; b < (s + 1) * sector_bytes && complete; ++b)
+      complete = (bytes[b / 64] >> (b % 64) & 1u) != 0;
+    if (complete) cached->valid |= 1u << s;
+  }
+  const std::uint32_t all =
+      (geometry_.sectors_per_line() >= 32) ? ~0u : (1u << geometry_.sectors_per_line()) - 1;
+  if ((cached->valid & all) == all) partial_writes_.erase(line.line);
 }
 
 L1Unit::Block L1Unit::issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now) {
