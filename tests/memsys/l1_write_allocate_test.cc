@@ -75,7 +75,7 @@ TEST(L1WriteAllocate, AnEvictionForgetsTheBytesWrittenSoFar) {
   Rig rig(allocating(true));
   testing::MockSm& sm = rig.sm(0);
   std::uint32_t token = 1;
-  for (std::uint64_t offset : {0, 8, 16}) {
+  for (std::uint64_t offset : {0u, 8u, 16u}) {
     sm.schedule(0, token++, isa::MemSpace::kGlobal, isa::MemKind::kStore, {kLine + offset}, 8);
   }
   for (std::uint64_t k = 1; k <= 4; ++k) {  // four more lines of the set evict kLine
