@@ -399,10 +399,7 @@ void L1Unit::take_response(const MemResponse& response, Picos data_ready) {
   if (cache_.enabled() && mshrs_[response.tag].fill_allocates) {
     SectorCache::Line* cached = cache_.find(response.line);
     if (cached == nullptr) {
-      SectorCache::Victim victim;
-      cached = &cache_.allocate(response.line, &victim);
-      if (victim.present) forget_partial_writes(victim.line);
-      forget_partial_writes(response.line);
+      cached = &install(response.line);
       if (mshrs_[response.tag].fill_evict_first) SectorCache::demote(*cached);
     }
     if (mshrs_[response.tag].fill_evict_last) cached->evict_last = true;

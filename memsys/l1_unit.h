@@ -186,10 +186,8 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   Block issue_store_line(std::uint32_t index, const LineAccess& line, Picos now);
   // l1.write_allocate: installs what a store writes (line: one of slot.lines.lines).
   void allocate_written(const Slot& slot, const LineAccess& line);
-  // A line the cache is about to install or has evicted: its partly written bytes go.
-  void forget_partial_writes(std::uint64_t line) {
-    if (!partial_writes_.empty()) partial_writes_.erase(line);
-  }
+  // Installs line (LRU victim); neither it nor the victim keeps partly written bytes.
+  SectorCache::Line& install(std::uint64_t line);
   Block issue_atomic_line(std::uint32_t index, const LineAccess& line, Picos now);
   void take_response(const MemResponse& response, Picos data_ready);
   void finish_if_done(std::uint32_t index);

@@ -38,17 +38,22 @@ L1Unit::Block L1Unit::issue_store_line(std::uint32_t index, const LineAccess& li
   return Block::kNone;
 }
 
+SectorCache::Line& L1Unit::install(std::uint64_t line) {
+  SectorCache::Victim victim;
+  SectorCache::Line& installed = cache_.allocate(line, &victim);
+  if (!partial_writes_.empty()) {
+    if (victim.present) partial_writes_.erase(victim.line);
+    partial_writes_.erase(line);
+  }
+  return installed;
+}
+
 void L1Unit::allocate_written(const Slot& slot, const LineAccess& line) {
   const std::size_t words = (geometry_.line_bytes + 63) / 64;
   const std::uint64_t* written = slot.lines.byte_bits.data() +
                                  static_cast<std::size_t>(&line - slot.lines.lines.data()) * words;
   SectorCache::Line* cached = cache_.find(line.line);
-  if (cached == nullptr) {
-    SectorCache::Victim victim;
-    cached = &cache_.allocate(line.line, &victim);
-    if (victim.present) forget_partial_writes(victim.line);
-    forget_partial_writes(line.line);
-  }
+  if (cached == nullptr) cached = &install(line.line);
   cache_.touch(*cached);
   cached->valid |= line.full_mask;
   const std::uint32_t partial = line.sector_mask & ~cached->valid;

@@ -38,28 +38,28 @@ Picos load_after_stores(bool allocate, const std::vector<std::uint64_t>& offsets
   return sm.latency(99);
 }
 
+// A warp stores the whole of kLine, then (once it is written) loads it as token 2.
+struct StoreThenLoad {
+  explicit StoreThenLoad(bool allocate) : rig(allocating(allocate)) {
+    rig.sm(0).store(0, 1, strided(kLine, 4));
+    rig.run();
+    rig.drain();
+    rig.sm(0).load(rig.now(), 2, strided(kLine, 4));
+    rig.run();
+  }
+  Rig rig;
+};
+
 TEST(L1WriteAllocate, AFullSectorStoreMakesTheNextLoadAHit) {
-  Rig rig(allocating(true));
-  testing::MockSm& sm = rig.sm(0);
-  sm.store(0, 1, strided(kLine, 4));  // the whole line
-  rig.run();
-  rig.drain();
-  sm.load(rig.now(), 2, strided(kLine, 4));
-  rig.run();
-  EXPECT_EQ(sm.latency(2), 20 * kCycle);
-  EXPECT_EQ(rig.stats().get("gpu.sm[0].l1.sector_hits"), 4);
+  StoreThenLoad run(true);
+  EXPECT_EQ(run.rig.sm(0).latency(2), 20 * kCycle);
+  EXPECT_EQ(run.rig.stats().get("gpu.sm[0].l1.sector_hits"), 4);
 }
 
 TEST(L1WriteAllocate, WithoutItTheStoredLineIsNotInTheL1) {
-  Rig rig(allocating(false));
-  testing::MockSm& sm = rig.sm(0);
-  sm.store(0, 1, strided(kLine, 4));
-  rig.run();
-  rig.drain();
-  sm.load(rig.now(), 2, strided(kLine, 4));
-  rig.run();
-  EXPECT_GT(sm.latency(2), 20 * kCycle);
-  EXPECT_EQ(rig.stats().get("gpu.sm[0].l1.sector_hits"), 0);
+  StoreThenLoad run(false);
+  EXPECT_GT(run.rig.sm(0).latency(2), 20 * kCycle);
+  EXPECT_EQ(run.rig.stats().get("gpu.sm[0].l1.sector_hits"), 0);
 }
 
 TEST(L1WriteAllocate, PartialStoresValidateASectorWhenEveryByteIsWritten) {

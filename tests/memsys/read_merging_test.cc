@@ -20,13 +20,24 @@ using testing::strided;
 constexpr std::uint64_t kLineA = 0x10000;
 constexpr std::uint64_t kLineB = 0x10200;
 
+// Two L1-bypassing loads of line A from one SM at once.
+struct TwoBypassLoads {
+  explicit TwoBypassLoads(bool merge) : rig(merging_l1(merge)) {
+    rig.sm(0).load_l1_bypass(0, 1, strided(kLineA, 4));
+    rig.sm(0).load_l1_bypass(0, 2, strided(kLineA, 4));
+    rig.run();
+  }
+  static config::GpuConfig merging_l1(bool merge) {
+    config::GpuConfig c = small_config();
+    c.mutable_l1()->set_merge_bypass_reads(merge);
+    return c;
+  }
+  Rig rig;
+};
+
 TEST(ReadMerging, BypassLoadsOfOneLineEachFetchTheirOwnData) {
-  Rig rig(small_config());
-  testing::MockSm& sm = rig.sm(0);
-  sm.load_l1_bypass(0, 1, strided(kLineA, 4));
-  sm.load_l1_bypass(0, 2, strided(kLineA, 4));
-  rig.run();
-  const auto stats = rig.stats();
+  TwoBypassLoads run(false);
+  const auto stats = run.rig.stats();
   EXPECT_EQ(stats.get("gpu.noc.request_packets"), 2);
   EXPECT_EQ(stats.get("gpu.noc.response_packets"), 2);
   EXPECT_EQ(stats.get("gpu.l2.slice[0].sector_accesses"), 8);
@@ -34,17 +45,11 @@ TEST(ReadMerging, BypassLoadsOfOneLineEachFetchTheirOwnData) {
 }
 
 TEST(ReadMerging, BypassLoadsShareAnMshrWhenTheL1MergesThem) {
-  config::GpuConfig c = small_config();
-  c.mutable_l1()->set_merge_bypass_reads(true);
-  Rig rig(c);
-  testing::MockSm& sm = rig.sm(0);
-  sm.load_l1_bypass(0, 1, strided(kLineA, 4));
-  sm.load_l1_bypass(0, 2, strided(kLineA, 4));
-  rig.run();
-  const auto stats = rig.stats();
+  TwoBypassLoads run(true);
+  const auto stats = run.rig.stats();
   EXPECT_EQ(stats.get("gpu.noc.request_packets"), 1);
   EXPECT_EQ(stats.get("gpu.noc.response_packets"), 1);
-  EXPECT_EQ(sm.completed_at(1), sm.completed_at(2));
+  EXPECT_EQ(run.rig.sm(0).completed_at(1), run.rig.sm(0).completed_at(2));
 }
 
 TEST(ReadMerging, CachedLoadsStillShareAnMshr) {
