@@ -179,6 +179,10 @@ void check_dram(const GpuConfig& config, std::vector<std::string>& problems) {
     problems.push_back(fmt::format("dram.row_bytes = {} is not a multiple of l2.line_bytes = {}",
                                    dram.row_bytes(), line));
   }
+  if (dram.t_refi_ns() > 0 && dram.t_rfc_pb_ns() >= dram.t_refi_ns()) {
+    problems.push_back(fmt::format("dram.t_rfc_pb_ns = {} must be below dram.t_refi_ns = {}",
+                                   dram.t_rfc_pb_ns(), dram.t_refi_ns()));
+  }
   if (dram.t_refi_ns() > 0 && dram.t_rfc_ns() >= dram.t_refi_ns()) {
     problems.push_back(fmt::format("dram.t_rfc_ns = {} must be below dram.t_refi_ns = {}",
                                    dram.t_rfc_ns(), dram.t_refi_ns()));

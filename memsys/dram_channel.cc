@@ -15,7 +15,22 @@ Picos to_ps(double ns) {
   return static_cast<Picos>(std::llround(ns * 1000.0));
 }
 
+std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 }  // namespace
+
+std::uint32_t refresh_slot(std::uint32_t index, std::uint32_t channels) {
+  if (index == 0) return 0;
+  std::uint32_t slot = 1;
+  for (std::uint32_t k = 1; k < channels; ++k) {
+    if (mix(k) < mix(index)) ++slot;
+  }
+  return slot;
+}
 
 DramChannel::DramChannel(std::uint32_t index, const config::DramConfig& config, Clock clock,
                          std::uint32_t sector_bytes, std::uint32_t line_bytes,
@@ -38,13 +53,17 @@ DramChannel::DramChannel(std::uint32_t index, const config::DramConfig& config, 
               .rtw = to_ps(config.t_rtw_ns()),
               .wtr = to_ps(config.t_wtr_ns()),
               .refi = to_ps(config.t_refi_ns()),
-              .rfc = to_ps(config.t_rfc_ns())},
+              .rfc = to_ps(config.t_rfc_pb_ns() > 0 ? config.t_rfc_pb_ns() : config.t_rfc_ns())},
+      per_bank_refresh_(config.t_rfc_pb_ns() > 0),
       map_(config.address_scheme(), config.channels(), config.bank_groups(),
            config.banks_per_group(), std::max<std::uint32_t>(1, config.row_bytes() / line_bytes)),
-      refresh_phase_(timing_.refi == 0
-                         ? 0
-                         : timing_.refi - timing_.refi * index /
-                                              std::max<std::uint32_t>(1, config.channels())),
+      refresh_phase_(timing_.refi == 0 ? 0
+                     : config.refresh_synchronized()
+                         ? timing_.refi
+                         : timing_.refi -
+                               timing_.refi *
+                                   static_cast<Picos>(refresh_slot(index, config.channels())) /
+                                   std::max<std::uint32_t>(1, config.channels())),
       capacity_(std::max<std::uint32_t>(1, config.queue_entries())),
       drain_high_(std::max<std::size_t>(1, capacity_ * 7 / 8)),
       drain_low_(capacity_ / 8),
@@ -57,21 +76,37 @@ DramChannel::DramChannel(std::uint32_t index, const config::DramConfig& config, 
   queue_.reserve(capacity_);
 }
 
-Picos DramChannel::after_refresh(Picos t) const {
+Picos DramChannel::phase(std::uint32_t bank) const {
+  if (!per_bank_refresh_) return refresh_phase_;
+  const Picos offset = timing_.refi * bank / banks_.size();
+  return (refresh_phase_ + timing_.refi - offset) % timing_.refi;
+}
+
+Picos DramChannel::after_refresh(Picos t, std::uint32_t bank) const {
   if (timing_.refi == 0) return t;
-  const Picos into = (t + refresh_phase_) % timing_.refi;
+  const Picos into = (t + phase(bank)) % timing_.refi;
   return into < timing_.rfc ? t - into + timing_.rfc : t;
 }
 
-// Rows opened before the refresh that began the current interval are closed by it.
+Picos DramChannel::next_refresh(Picos now) const {
+  if (!per_bank_refresh_) return (epoch(now, 0) + 1) * timing_.refi - refresh_phase_;
+  Picos next = kNever;
+  for (std::uint32_t b = 0; b < banks_.size(); ++b) {
+    next = std::min(next, (epoch(now, b) + 1) * timing_.refi - phase(b));
+  }
+  return next;
+}
+
+// Rows opened before the refresh that began their bank's current interval are closed by it.
 void DramChannel::refresh_rows(Picos now) {
   if (timing_.refi == 0) return;
-  const std::uint64_t current = epoch(now);
-  for (Bank& bank : banks_) {
+  for (std::uint32_t b = 0; b < banks_.size(); ++b) {
+    Bank& bank = banks_[b];
+    const std::uint64_t current = epoch(now, b);
     if (bank.open && bank.refresh_epoch < current) {
       bank.open = false;
       bank.act_ready_ps =
-          std::max(bank.act_ready_ps, current * timing_.refi - refresh_phase_ + timing_.rfc);
+          std::max(bank.act_ready_ps, current * timing_.refi - phase(b) + timing_.rfc);
     }
   }
 }
@@ -90,16 +125,16 @@ void DramChannel::open_rows() {
     Bank& bank = banks_[p.at.bank];
     Picos act = 0;
     if (bank.open) {
-      const Picos pre = after_refresh(std::max(p.request.sent_ps, bank.pre_ready_ps));
-      act = after_refresh(pre + timing_.rp);
+      const Picos pre = after_refresh(std::max(p.request.sent_ps, bank.pre_ready_ps), p.at.bank);
+      act = after_refresh(pre + timing_.rp, p.at.bank);
       if (p.opened == Opened::kNone) p.opened = Opened::kConflict;
     } else {
-      act = after_refresh(std::max(p.request.sent_ps, bank.act_ready_ps));
+      act = after_refresh(std::max(p.request.sent_ps, bank.act_ready_ps), p.at.bank);
       if (p.opened == Opened::kNone) p.opened = Opened::kMiss;
     }
     bank.open = true;
     bank.row = p.at.row;
-    bank.refresh_epoch = epoch(act);
+    bank.refresh_epoch = epoch(act, p.at.bank);
     bank.col_ready_ps = act + timing_.rcd;
     bank.pre_ready_ps = act + timing_.ras;
   }
@@ -117,7 +152,7 @@ DramChannel::BusTime DramChannel::data_start(const Pending& p) const {
   const DramRequest& r = p.request;
   Picos col = std::max({r.sent_ps, banks_[p.at.bank].col_ready_ps, next_col_,
                         group_next_col_[p.at.group], r.write ? next_write_col_ : next_read_col_});
-  col = after_refresh(col);
+  col = after_refresh(col, p.at.bank);
   const BusTime earliest{col + (r.write ? timing_.wl : timing_.cl), 0};
   return earlier(earliest, bus_free_) ? bus_free_ : earliest;
 }
@@ -208,7 +243,7 @@ bool DramChannel::tick(std::uint64_t /*cycle*/, Picos now) {
   if (blocked) next = now + clock_.period_ps;
   if (!in_.empty() && queue_.size() < capacity_) next = std::min(next, in_.front_ready_ps());
   if (timing_.refi != 0 && !queue_.empty()) {
-    next = std::min(next, (epoch(now) + 1) * timing_.refi - refresh_phase_);  // rows close
+    next = std::min(next, next_refresh(now));  // rows close
   }
   inbox_.earliest_ps = kNever;
   next_ps_ = std::max(next, now + 1);

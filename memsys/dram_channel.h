@@ -32,8 +32,13 @@
 // Row opening and column selection consider only the direction being served.
 //
 // Refresh (t_refi_ns > 0): every t_refi_ns the channel issues no command for t_rfc_ns
-// and every row is closed by it. Channel k of n refreshes at k t_refi / n + m t_refi
-// (staggered, channel 0 at time 0).
+// and every row is closed by it. The n channels take the n start times m t_refi +
+// s t_refi / n, slot s = 0 for channel 0 and the others' slots in the order of a hash of
+// their index (a stream that visits channels in index order at a steady pace would
+// otherwise meet every channel at the same point of its refresh cycle); with
+// refresh_synchronized every channel refreshes at m t_refi. Per-bank refresh
+// (t_rfc_pb_ns > 0): bank b of B is refreshed alone for t_rfc_pb_ns from its channel's
+// start time + b t_refi / B; the other banks keep serving.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -46,6 +51,14 @@
 #include "memsys/unit.h"
 
 namespace sassim::memsys {
+
+// The refresh slot (0 .. channels - 1) of channel index: channel 0 takes slot 0, the
+// others slots 1 .. channels - 1 in the order of a hash of their index. In index order,
+// successive channels' refreshes would be a fixed time apart, and a pointer chase that
+// visits channels at a fixed index step and a steady pace would find every channel at
+// the same point of its refresh cycle: always inside a refresh, or never, depending only
+// on its addresses.
+std::uint32_t refresh_slot(std::uint32_t index, std::uint32_t channels);
 
 class DramChannel final : public ClockedUnit {
  public:
@@ -91,17 +104,21 @@ class DramChannel final : public ClockedUnit {
   };
   struct Timing {
     Picos rcd = 0, rp = 0, ras = 0, cl = 0, wl = 0, wr = 0, ccd_s = 0, ccd_l = 0, rtw = 0, wtr = 0,
-          refi = 0, rfc = 0;
+          refi = 0, rfc = 0;  // rfc: t_rfc_pb_ns with per-bank refresh
   };
 
   static Picos ceil_ps(const BusTime& t) { return t.ps + (t.remainder > 0 ? 1 : 0); }
   static bool earlier(const BusTime& a, const BusTime& b) {
     return a.ps < b.ps || (a.ps == b.ps && a.remainder < b.remainder);
   }
-  // First time at or after t outside every refresh window.
-  Picos after_refresh(Picos t) const;
-  std::uint64_t epoch(Picos t) const {
-    return timing_.refi == 0 ? 0 : (t + refresh_phase_) / timing_.refi;
+  // Refreshes of bank b start at k t_refi - phase(b) (every bank alike for all-bank refresh).
+  Picos phase(std::uint32_t bank) const;
+  // First time at or after t outside every refresh window of the bank.
+  Picos after_refresh(Picos t, std::uint32_t bank) const;
+  // Start of the next refresh of any bank after now (refresh on).
+  Picos next_refresh(Picos now) const;
+  std::uint64_t epoch(Picos t, std::uint32_t bank) const {
+    return timing_.refi == 0 ? 0 : (t + phase(bank)) / timing_.refi;
   }
   void refresh_rows(Picos now);
   void choose_direction();
@@ -121,6 +138,7 @@ class DramChannel final : public ClockedUnit {
   Picos latency_ps_;
   std::int64_t micro_bits_per_ps_;  // data_rate_mtps x bus_width_bits (bits per microsecond)
   Timing timing_;
+  bool per_bank_refresh_;
   DramAddressMap map_;
   Picos refresh_phase_;  // refreshes start at k t_refi - refresh_phase_ (staggered)
   std::size_t capacity_;

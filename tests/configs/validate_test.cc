@@ -113,6 +113,12 @@ TEST_F(Validate, CarveOutOptionLeavingPartOfAWay) {
                                    "128-byte lines the base data part has"));
 }
 
+TEST_F(Validate, PerBankRefreshLongerThanItsInterval) {
+  config_.mutable_dram()->set_t_refi_ns(3900);
+  config_.mutable_dram()->set_t_rfc_pb_ns(3900);
+  EXPECT_THAT(problem(), HasSubstr("dram.t_rfc_pb_ns = 3900 must be below dram.t_refi_ns = 3900"));
+}
+
 TEST_F(Validate, L1LineNotAPowerOfTwo) {
   config_.mutable_l1()->set_line_bytes(96);
   EXPECT_THAT(problem(), HasSubstr("l1.line_bytes = 96 is not a power of two"));

@@ -39,7 +39,7 @@ class PresetStream : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(PresetStream, ReachesEightyFiveToNinetyThreePercentOfPeak) {
   const config::GpuConfig c = config::load_config(GetParam());
-  const measure::DramStream m = stream(c, 128);
+  const measure::DramStream m = stream(c, 2048);
   const double fraction = m.bytes_per_second / m.peak;
   std::printf("%s preset: streaming reads %.1f GB/s, peak %.1f GB/s (%.2f%%)\n", GetParam(),
               m.bytes_per_second / 1e9, m.peak / 1e9, 100 * fraction);

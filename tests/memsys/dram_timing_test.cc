@@ -7,6 +7,7 @@
 // 2 * (L % 2) + L / 2 % 2, column L / 4 % 8, row L / 32.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -159,6 +160,58 @@ TEST(DramTiming, RefreshHoldsCommandsAndClosesRows) {
   EXPECT_EQ(fills[1].ready_ps, 1500 * kNs + kRcd + kCl + kLatency);
   EXPECT_EQ(rig.channel->row_misses(), 2u);
   EXPECT_EQ(rig.channel->row_hits(), 0u);
+}
+
+TEST(DramTiming, PerBankRefreshHoldsOnlyTheBankRefreshed) {
+  // Every 1000 ns each bank refreshes alone for 100 ns, bank b of 4 from b x 250 ns:
+  // bank 0 (line 0) in [0, 100), bank 1 (line 2) in [250, 350), bank 2 (line 1) in
+  // [500, 600), bank 3 (line 3) in [750, 850).
+  ChannelRig rig(2000, 64, 16);
+  set_timing(rig);
+  rig.dram.set_t_refi_ns(1000);
+  rig.dram.set_t_rfc_ns(400);  // unused with per-bank refresh
+  rig.dram.set_t_rfc_pb_ns(100);
+  rig.build();
+  rig.send(0, 10 * kNs);   // bank 0 is refreshing: ACT at 100 ns
+  rig.send(2, 10 * kNs);   // bank 1 is not: ACT at once
+  rig.send(1, 20 * kNs);   // bank 2 likewise
+  rig.send(1, 400 * kNs);  // bank 2's row is still open: a hit
+  rig.send(2, 400 * kNs);  // bank 1's refresh at 250 ns closed its row: a miss
+  rig.send(3, 760 * kNs);  // bank 3 is refreshing: ACT at 850 ns
+  const auto fills = rig.run_and_collect_fills();
+  ASSERT_EQ(fills.size(), 6u);
+  EXPECT_EQ(fills[0].line, 2u);
+  EXPECT_EQ(fills[0].ready_ps, 10 * kNs + kRcd + kCl + kLatency);
+  EXPECT_EQ(fills[1].line, 1u);
+  EXPECT_EQ(fills[1].ready_ps, 20 * kNs + kRcd + kCl + kLatency);
+  EXPECT_EQ(fills[2].line, 0u);
+  EXPECT_EQ(fills[2].ready_ps, 100 * kNs + kRcd + kCl + kLatency);
+  EXPECT_EQ(fills[3].line, 1u);
+  EXPECT_EQ(fills[3].ready_ps, 400 * kNs + kCl + kLatency);
+  EXPECT_EQ(fills[4].line, 2u);
+  EXPECT_EQ(fills[4].ready_ps, 400 * kNs + kRcd + kCl + kLatency);
+  EXPECT_EQ(fills[5].line, 3u);
+  EXPECT_EQ(fills[5].ready_ps, 850 * kNs + kRcd + kCl + kLatency);
+  EXPECT_EQ(rig.channel->row_hits(), 1u);
+  EXPECT_EQ(rig.channel->row_misses(), 5u);
+}
+
+TEST(DramRefreshSlots, AreAPermutationNotInIndexOrder) {
+  // 192 channels (h200): every slot once, channel 0 in slot 0, and successive channels
+  // seldom in successive slots (index order would make all 191 pairs successive).
+  constexpr std::uint32_t kChannels = 192;
+  std::vector<int> taken(kChannels, 0);
+  std::uint32_t successive = 0;
+  for (std::uint32_t k = 0; k < kChannels; ++k) {
+    const std::uint32_t slot = refresh_slot(k, kChannels);
+    ASSERT_LT(slot, kChannels);
+    ++taken[slot];
+    if (k > 0 && slot == refresh_slot(k - 1, kChannels) + 1) ++successive;
+  }
+  EXPECT_EQ(refresh_slot(0, kChannels), 0u);
+  EXPECT_EQ(std::count(taken.begin(), taken.end(), 1), kChannels);
+  EXPECT_LT(successive, 8u);
+  EXPECT_EQ(refresh_slot(0, 1), 0u);
 }
 
 TEST(DramTiming, RowBankColumnPutsARowsLinesInOneBank) {
