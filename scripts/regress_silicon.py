@@ -134,8 +134,8 @@ def listing_dir(gpu, kernel):
 
 
 def capture(args, gpu, name, kernel, values, trace_dir):
-    listing_dir_ = listing_dir(gpu, kernel)
-    listing = listing_dir_ / f"{kernel}.sass"
+    folder = listing_dir(gpu, kernel)
+    listing = folder / f"{kernel}.sass"
     if not listing.is_file():
         raise RegressError(f"{listing}: no listing for {kernel} on {GPUS[gpu][1]}")
     digest = hashlib.sha256()
@@ -149,7 +149,7 @@ def capture(args, gpu, name, kernel, values, trace_dir):
     if stamp.is_file() and stamp.read_text() == digest.hexdigest():
         return json.loads((trace_dir / "capture.json").read_text())["warp_insts"]
     shutil.rmtree(trace_dir, ignore_errors=True)
-    out = run([args.sassim, "capture", kernel, *values, "--listing", str(listing_dir_.relative_to(ROOT)), "-o",
+    out = run([args.sassim, "capture", kernel, *values, "--listing", str(folder.relative_to(ROOT)), "-o",
                str(trace_dir), "-q"], f"capture of {name} ({gpu})")
     m = re.search(r"(\d+) warp instructions", out)
     if not m:

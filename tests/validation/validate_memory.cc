@@ -88,7 +88,7 @@ void l2_bandwidth(std::vector<Row>& rows) {
 
 void dram_streams(std::vector<Row>& rows) {
   for (const char* preset : {"a100", "h100", "h200"}) {
-    const measure::DramStream s = measure::dram_stream_reads(config::load_config(preset), 128);
+    const measure::DramStream s = measure::dram_stream_reads(config::load_config(preset), 2048);
     Row r =
         row(fmt::format("{}: streaming reads, % of DRAM peak ({:.0f} GB/s)", preset, s.peak / 1e9),
             100 * s.bytes_per_second / s.peak, 85,
@@ -96,7 +96,7 @@ void dram_streams(std::vector<Row>& rows) {
     r.reference_high = 93;
     rows.push_back(r);
   }
-  const double copy = measure::dram_copy_bytes_per_second(config::load_config("h200"), 128);
+  const double copy = measure::dram_copy_bytes_per_second(config::load_config("h200"), 2048);
   rows.push_back(row("h200: device-to-device copy, read + write TB/s", copy / 1e12, 4.3,
                      "measured on a real H200 (8.6 GB in 2.0 ms)", 2));
 }
