@@ -52,7 +52,8 @@ struct DramStream {
   double upper_bound = 0;
   double total_bytes = 0;  // read by the whole run (every byte once)
 };
-// Every SM streams its own region, 512 contiguous bytes per warp instruction, all
+// The SMs stream one array together, 512 contiguous bytes per warp instruction, the
+// grid's blocks in order and SM-interleaved (as a grid-stride copy kernel), all
 // submitted at once, through the memory system under mock SMs. Bandwidth over the
 // middle of the run (25% to 75% of the loads completed).
 DramStream dram_stream_reads(const config::GpuConfig& config, std::uint32_t warps_per_sm);
