@@ -57,6 +57,7 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       merge_bypass_reads_(config.merge_bypass_reads()),
       write_allocate_(config.write_allocate()),
       lsu_(config.lsu_queue_entries()),
+      shared_(config.lsu_queue_entries()),
       to_noc_(to_noc),
       from_noc_(from_noc),
       inbox_(inbox),
@@ -76,7 +77,7 @@ void L1Unit::set_shared_carveout(std::uint32_t shared_bytes) {
 // ---- SmMemoryPort ----------------------------------------------------------------
 
 bool L1Unit::can_accept(Picos /*now*/) const {
-  return !lsu_.full();
+  return lsu_.size() + shared_.size() < lsu_.capacity();
 }
 
 std::uint32_t L1Unit::acquire_slot() {
@@ -91,11 +92,12 @@ std::uint32_t L1Unit::acquire_slot() {
 }
 
 void L1Unit::submit(const WarpMemAccess& access, Picos now) {
-  assert(!lsu_.full());
+  assert(can_accept(now));
   const std::uint32_t index = acquire_slot();
   Slot& slot = slots_[index];
   slot.token = access.token;
   slot.async_copy = access.kind == isa::MemKind::kAsyncCopy;
+  slot.bypass = access.l1_bypass;
   slot.bytes_per_thread = access.bytes_per_thread;
   slot.active_mask = access.active_mask;
   slot.addresses.assign(access.addresses.begin(), access.addresses.end());
@@ -134,9 +136,10 @@ void L1Unit::submit(const WarpMemAccess& access, Picos now) {
   ++slots_in_use_;
   ++outstanding_;
   ++stats_.accesses;
-  const bool was_empty = lsu_.empty();
-  lsu_.push(index, now, now + 1);
-  if (was_empty) next_ps_ = std::min(next_ps_, lsu_.front_ready_ps());
+  TimedQueue<std::uint32_t>& pipe = slot.path == Path::kShared ? shared_ : lsu_;
+  const bool was_empty = pipe.empty();
+  pipe.push(index, now, now + 1);
+  if (was_empty) next_ps_ = std::min(next_ps_, pipe.front_ready_ps());
 }
 
 std::optional<std::uint32_t> L1Unit::pop_completed(Picos now) {
@@ -231,24 +234,32 @@ bool L1Unit::tick(std::uint64_t cycle, Picos now) {
   }
   if (tma_.tick(now)) progress = true;
 
-  lsu_block_ = Block::kNone;
+  // The two pipes after the input queue, each in order: a shared access does not wait
+  // for the tag lookups, MSHRs or interconnect room of the global accesses before it.
   std::uint32_t lookups = tag_lookups_per_cycle_;
-  while (lsu_.ready(now)) {
-    const std::uint32_t index = lsu_.front();
-    const std::uint32_t issued_before = slots_[index].next_line;
-    lsu_block_ = advance(index, now, lookups);
-    if (slots_[index].next_line != issued_before) progress = true;
-    if (lsu_block_ != Block::kNone) break;
-    lsu_.pop();
-    slots_[index].issued = true;
-    progress = true;
-    finish_if_done(index);
-  }
+  lsu_block_ = drain(lsu_, now, lookups, progress);
+  shared_block_ = drain(shared_, now, lookups, progress);
   note_stalls(lsu_block_, now);
 
   next_ps_ = compute_next(now);
   inbox_.earliest_ps = kNever;
   return progress;
+}
+
+L1Unit::Block L1Unit::drain(TimedQueue<std::uint32_t>& pipe, Picos now, std::uint32_t& lookups,
+                            bool& progress) {
+  while (pipe.ready(now)) {
+    const std::uint32_t index = pipe.front();
+    const std::uint32_t issued_before = slots_[index].next_line;
+    const Block block = advance(index, now, lookups);
+    if (slots_[index].next_line != issued_before) progress = true;
+    if (block != Block::kNone) return block;
+    pipe.pop();
+    slots_[index].issued = true;
+    progress = true;
+    finish_if_done(index);
+  }
+  return Block::kNone;
 }
 
 void L1Unit::note_stalls(Block block, Picos now) {
@@ -271,10 +282,11 @@ Picos L1Unit::compute_next(Picos now) const {
     const Picos ready = from_noc_.front_ready_ps();
     next = ready > now ? ready : std::max(retry, clock_.edge(data_path_.next_available()));
   }
-  if (!lsu_.empty()) {
-    Picos ready = lsu_.front_ready_ps();
+  for (const auto& [pipe, block] : {std::pair{&lsu_, lsu_block_}, {&shared_, shared_block_}}) {
+    if (pipe->empty()) continue;
+    Picos ready = pipe->front_ready_ps();
     if (ready <= now) {
-      switch (lsu_block_) {
+      switch (block) {
         case Block::kDataPath:
           ready = std::max(retry, clock_.edge(data_path_.next_available()));
           break;
@@ -440,9 +452,10 @@ void L1Unit::finish_if_done(std::uint32_t index) {
     }
     slot.ack_wait = kNoAckWait;
   }
-  if (slot.async_copy) {
-    // The copy's write into shared memory: one data-path pass per 128 bytes, after the data is
-    // back.
+  if (slot.async_copy && !slot.bypass) {
+    // A copy through the L1 (LDGSTS without .BYPASS) writes into shared memory once its data
+    // is back and filled: one data-path pass per 128 bytes. A bypassing one's data went
+    // from the response into shared memory in the response's own data-path pass.
     const std::uint32_t bytes = count(slot.active_mask) * slot.bytes_per_thread;
     const std::uint32_t passes =
         std::max(1u, (bytes + kSharedWriteBytesPerPass - 1) / kSharedWriteBytesPerPass);
@@ -471,11 +484,12 @@ std::string L1Unit::describe_state() const {
   constexpr const char* kBlocks[] = {"none",      "tag lookups",       "data path",
                                      "mshr full", "interconnect full", "no write credit"};
   return fmt::format(
-      "lsu {}/{} (blocked: {}), responses {}/{}, to interconnect {}/{}, mshr {}/{}, {} accesses in "
-      "flight, {} completions unread; oldest: {}",
-      lsu_.size(), lsu_.capacity(), kBlocks[static_cast<int>(lsu_block_)], from_noc_.size(),
-      from_noc_.capacity(), to_noc_.size(), to_noc_.capacity(), mshrs_.in_use(), mshrs_.capacity(),
-      slots_in_use_, completions_.size(), oldest);
+      "lsu {} + shared {} of {} (blocked: {}, {}), responses {}/{}, to interconnect {}/{}, mshr "
+      "{}/{}, {} accesses in flight, {} completions unread; oldest: {}",
+      lsu_.size(), shared_.size(), lsu_.capacity(), kBlocks[static_cast<int>(lsu_block_)],
+      kBlocks[static_cast<int>(shared_block_)], from_noc_.size(), from_noc_.capacity(),
+      to_noc_.size(), to_noc_.capacity(), mshrs_.in_use(), mshrs_.capacity(), slots_in_use_,
+      completions_.size(), oldest);
 }
 
 void L1Unit::report(StatSink& sink) const {

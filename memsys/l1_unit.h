@@ -26,9 +26,15 @@
 //   takes hit_latency + 2 x interconnect latency + L2 hit latency exactly. The access
 //   completes when its last sector has arrived. With full MSHRs the access waits at
 //   the head of the LSU queue (back-pressure; nothing is dropped).
-// - Async copies (LDGSTS) are all treated as cached loads (they allocate in the L1;
-//   .BYPASS is not distinguished); after their data is back the write into shared
-//   memory adds one data-path pass per 128 bytes.
+// - Async copies (LDGSTS): as loads of their cache operator. LDGSTS.BYPASS
+//   (cp.async.cg) neither hits nor allocates in the L1, and its data goes from the
+//   response into shared memory in the response's data-path pass; the others are filled
+//   into the L1 and then written into shared memory, one more data-path pass per 128
+//   bytes after their data is back.
+// - Shared memory accesses take a pipe of their own after the LSU input queue (the
+//   "shared memory pipe"; global, local and async copies the "tagged pipe"), both in
+//   order: a shared access never waits behind the tag lookups, MSHRs or interconnect
+//   room of a global access submitted before it. The data path is shared.
 // - Stores and reductions: write-through, one write request per line with the
 //   written sectors (sectors present in the L1 stay valid: updated in place; nothing
 //   is allocated unless l1.write_allocate, with which a cacheable store installs its
@@ -138,6 +144,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
     Path path = Path::kLoad;
     ReqKind store_kind = ReqKind::kWrite;
     bool async_copy = false;
+    bool bypass = false;    // the access's cache operator bypasses the L1
     bool cacheable = true;  // false: a global load while l1.cache_global_loads is off
     isa::L1Policy policy = isa::L1Policy::kNormal;  // cache operator's replacement priority
     std::uint8_t bytes_per_thread = 4;
@@ -176,6 +183,8 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   std::uint32_t acquire_slot();
   void start(Slot& slot);
   Block advance(std::uint32_t index, Picos now, std::uint32_t& lookups);
+  // Advances the heads of one pipe's queue until one blocks (returned) or none is ready.
+  Block drain(TimedQueue<std::uint32_t>& pipe, Picos now, std::uint32_t& lookups, bool& progress);
   Block issue_load_line(std::uint32_t index, const LineAccess& line, Picos now);
   // A load's cache operator on a line it finds (hit or partial): LRU update, demotion
   // (evict-first, last use; last use also drops the sectors it read) or protection.
@@ -231,7 +240,10 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   // With write_allocate: bytes written to sectors of a cached line that are not valid
   // yet (a bit per byte of the line), by line.
   std::unordered_map<std::uint64_t, std::array<std::uint64_t, 16>> partial_writes_;
-  TimedQueue<std::uint32_t> lsu_;  // slot indices
+  // The LSU input queue (l1.lsu_queue_entries over both): the tagged pipe's accesses
+  // (global, local, async copies) and the shared memory pipe's, slot indices in order.
+  TimedQueue<std::uint32_t> lsu_;
+  TimedQueue<std::uint32_t> shared_;
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::vector<AckWait> ack_waits_;
@@ -246,6 +258,7 @@ class L1Unit final : public ClockedUnit, public SmMemoryPort {
   Picos now_ps_ = 0;  // edge of the last tick
   Picos next_ps_ = kNever;
   Block lsu_block_ = Block::kNone;
+  Block shared_block_ = Block::kNone;
   Block response_block_ = Block::kNone;
   Picos mshr_stall_since_ = kNever;
   Picos credit_stall_since_ = kNever;

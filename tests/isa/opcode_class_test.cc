@@ -145,8 +145,10 @@ TEST(OpcodeClass, CacheOperatorsThatBypassTheL1) {
   EXPECT_FALSE(decode("LDG.E.64.STRONG.SM").l1_bypass);  // ld.ca
   EXPECT_FALSE(decode("LDG.E.STRONG.CTA").l1_bypass);    // ld.ca on Volta
   EXPECT_FALSE(decode("LDG.E.128").l1_bypass);
-  EXPECT_FALSE(decode("LDG.E.SYS").l1_bypass);         // Volta's weak load
-  EXPECT_FALSE(decode("STG.E.STRONG.GPU").l1_bypass);  // stores: write-through anyway
+  EXPECT_FALSE(decode("LDG.E.SYS").l1_bypass);           // Volta's weak load
+  EXPECT_FALSE(decode("STG.E.STRONG.GPU").l1_bypass);    // stores: write-through anyway
+  EXPECT_TRUE(decode("LDGSTS.E.BYPASS.128").l1_bypass);  // cp.async.cg
+  EXPECT_FALSE(decode("LDGSTS.E.128").l1_bypass);        // cp.async.ca
   EXPECT_FALSE(decode("ATOMG.E.ADD.STRONG.GPU").l1_bypass);
 }
 

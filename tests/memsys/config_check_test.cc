@@ -114,7 +114,7 @@ TEST(MemsysState, DumpShowsQueuesAndTheOldestRequest) {
   rig.engine.run_until([&] { return rig.now() >= 30'000; });
   EXPECT_EQ(rig.now(), 113'000u);
   const std::string dump = rig.engine.dump_state();
-  EXPECT_NE(dump.find("gpu.sm[0].l1: lsu 0/16"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("gpu.sm[0].l1: lsu 0 + shared 0 of 16"), std::string::npos) << dump;
   EXPECT_NE(dump.find("mshr 4/8"), std::string::npos) << dump;
   EXPECT_NE(dump.find("oldest: token 42 submitted at 1000 ps, 4/4 lines issued, 4 outstanding"),
             std::string::npos)

@@ -340,5 +340,37 @@ TEST(L1Timing, AsyncCopyAddsItsSharedWrite) {
   EXPECT_EQ(sm.latency(2), (23 + 4) * kCycle);
 }
 
+// LDGSTS.BYPASS: its data goes from the response into shared memory (no L1 fill, no
+// second pass over the data path), and the L1 keeps no copy.
+TEST(L1Timing, BypassingAsyncCopyWritesSharedMemoryAsItsDataArrives) {
+  Picos latency[2] = {};
+  for (const bool bypass : {false, true}) {
+    Rig rig(small_config());
+    testing::MockSm& sm = rig.sm(0);
+    sm.async_copy(0, 1, strided(0x10000, 16), bypass);  // four lines, cold
+    rig.run();
+    latency[bypass ? 1 : 0] = sm.latency(1);
+    sm.load(rig.now(), 2, strided(0x10000, 16), 16);
+    rig.run();
+    EXPECT_EQ(rig.stats().get("gpu.sm[0].l1.sector_hits"), bypass ? 0 : 16) << bypass;
+  }
+  EXPECT_EQ(latency[0], latency[1] + 4 * kCycle);  // the cached copy's four write passes
+}
+
+// The shared memory pipe: a shared load submitted with a global load that waits for
+// MSHRs completes at its unloaded latency, not behind the global load.
+TEST(L1Timing, SharedAccessDoesNotWaitBehindAGlobalAccess) {
+  config::GpuConfig c = small_config();
+  c.mutable_l1()->set_mshr_entries(1);
+  Rig rig(c);
+  testing::MockSm& sm = rig.sm(0);
+  sm.load(0, 1, strided(0x10000, 128, 4));  // four lines, one MSHR
+  sm.schedule(0, 2, isa::MemSpace::kShared, isa::MemKind::kLoad, strided(0, 4));
+  rig.run();
+  EXPECT_EQ(sm.submitted_at(1), sm.submitted_at(2));
+  EXPECT_EQ(sm.latency(2), 10 * kCycle);
+  EXPECT_GT(sm.latency(1), 3 * 150 * kCycle);  // its lines one at a time
+}
+
 }  // namespace
 }  // namespace sassim::memsys

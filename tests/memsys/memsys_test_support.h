@@ -112,6 +112,13 @@ class MockSm final : public ClockedUnit {
     load(at_ps, token, std::move(addresses));
     script_.back().access.l1_bypass = true;
   }
+  // An async copy (LDGSTS) of 16 bytes per thread; bypass: LDGSTS.BYPASS (cp.async.cg).
+  void async_copy(Picos at_ps, std::uint32_t token, std::vector<std::uint64_t> addresses,
+                  bool bypass) {
+    schedule(at_ps, token, isa::MemSpace::kGlobal, isa::MemKind::kAsyncCopy, std::move(addresses),
+             16);
+    script_.back().access.l1_bypass = bypass;
+  }
   void load_with_policy(Picos at_ps, std::uint32_t token, std::vector<std::uint64_t> addresses,
                         isa::L1Policy policy) {
     load(at_ps, token, std::move(addresses));
