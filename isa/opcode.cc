@@ -182,13 +182,12 @@ std::optional<DecodedOpcode> OpcodeTable::decode(std::string_view opcode_with_mo
   if (row->name == "BAR" && !barrier_operands(*text, op)) return std::nullopt;
   op.access_bytes = row->space == MemSpace::kNone ? 0 : memory_access_bytes(*text);
   op.dst_regs = destination_registers(row->dst, *text, op.access_bytes);
-  op.l1_bypass = ((row->space == MemSpace::kGlobal || row->space == MemSpace::kGeneric) &&
-                  row->mem == MemKind::kLoad &&
-                  ((text->has("STRONG") && (text->has("GPU") || text->has("SYS"))) ||
-                   text->has("CG") || text->has("CV"))) ||
+  const bool global_load = (row->space == MemSpace::kGlobal || row->space == MemSpace::kGeneric) &&
+                           row->mem == MemKind::kLoad;
+  op.l1_bypass = (global_load && ((text->has("STRONG") && (text->has("GPU") || text->has("SYS"))) ||
+                                  text->has("CG") || text->has("CV"))) ||
                  (row->mem == MemKind::kAsyncCopy && text->has("BYPASS"));  // cp.async.cg
-  if ((row->space == MemSpace::kGlobal || row->space == MemSpace::kGeneric) &&
-      row->mem == MemKind::kLoad && !op.l1_bypass) {
+  if (global_load && !op.l1_bypass) {
     if (text->has("EF")) op.l1_policy = L1Policy::kEvictFirst;
     if (text->has("EL")) op.l1_policy = L1Policy::kEvictLast;
     if (text->has("LU")) op.l1_policy = L1Policy::kLastUse;

@@ -150,8 +150,6 @@ struct Rate {
   double seconds = 0;  // of the window measured
 };
 
-// Runs the rig's scripted accesses; DRAM read (and write) bytes per second over the
-// middle of the run.
 // The 512-byte block of warp instruction w of SM sm in a DRAM stream: the grid's blocks in
 // order, SM-interleaved, as a grid-stride or block-per-chunk kernel (PyTorch's copy, the
 // measured 4.3 TB/s) covers its arrays: the requests in flight at a time are close
@@ -162,6 +160,8 @@ std::uint64_t grid_block(std::uint32_t sm, std::uint32_t w, std::uint32_t sms) {
   return (std::uint64_t{w} * sms + sm) * 512;
 }
 
+// Runs the rig's scripted accesses; DRAM read (and write) bytes per second over the
+// middle of the run.
 Rate middle_rate(Rig& rig, std::size_t total, bool with_writes) {
   const std::uint32_t sms = rig.config.num_sms();
   auto completed = [&] {
