@@ -7,7 +7,7 @@
 
 namespace sassim::memsys {
 
-Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock,
+Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock, Clock far_clock,
                            std::uint32_t sector_bytes, const AddressMap& map,
                            const NocRoutes& routes, Ports ports, Doorbell& inbox,
                            ReplicaStore* replicas)
@@ -27,10 +27,11 @@ Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock
   latency_ps_.reserve(std::size_t{sms_} * slices_);
   for (std::uint32_t sm = 0; sm < sms_; ++sm) {
     for (std::uint32_t j = 0; j < slices_; ++j) {
-      const std::uint64_t far = routes.far(sm, j) ? config.far_partition_latency_cycles() : 0;
-      const std::uint64_t cycles = std::max<std::uint64_t>(
-          1, std::uint64_t{routes.hops(sm, j)} * config.latency_cycles() + far);
-      latency_ps_.push_back(cycles * clock.period_ps);
+      const Picos far =
+          routes.far(sm, j) ? config.far_partition_latency_cycles() * far_clock.period_ps : 0;
+      const Picos crossbar =
+          std::uint64_t{routes.hops(sm, j)} * config.latency_cycles() * clock.period_ps;
+      latency_ps_.push_back(std::max(crossbar + far, clock.period_ps));
     }
   }
 }
@@ -107,7 +108,7 @@ bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
       Link<MemRequest>& destination = *ports_.slice_requests[slice];
       if (destination.full()) break;
       port.consume(request_bytes(r));
-      const Picos arrive = now + route_request(r, slice);
+      const Picos arrive = now + route_request(r, slice, now);
       destination.push(source.pop(), now, arrive);
       ++request_packets_;
       last_granted = sm;
@@ -123,20 +124,25 @@ std::uint32_t Interconnect::copy_slice(std::uint32_t slice, std::uint32_t partit
   return slice - routes_.partition_of_slice(slice) * per + partition * per;
 }
 
-Picos Interconnect::route_request(const MemRequest& r, std::uint32_t slice) {
+Picos Interconnect::route_request(const MemRequest& r, std::uint32_t slice, Picos now) {
   if (replicas_ == nullptr) return latency(r.sm, slice);
   const std::uint32_t home = routes_.partition_of_slice(slice);
+  const bool far = routes_.far(r.sm, slice);
+  const std::uint32_t copy = copy_slice(slice, routes_.partition_of_sm(r.sm));
   if (r.kind != ReqKind::kRead) {
     for (std::uint32_t p = 0; p < routes_.partitions(); ++p) {
       if (p != home) replicas_->drop(copy_slice(slice, p), r.line);
     }
+    if (far) replicas_->pass(copy, r, now);
     return latency(r.sm, slice);
   }
-  if (!routes_.far(r.sm, slice)) return latency(r.sm, slice);
-  const std::uint32_t copy = copy_slice(slice, routes_.partition_of_sm(r.sm));
+  if (!far) return latency(r.sm, slice);
   const bool near = replicas_->holds(copy, r.line, r.sector_mask);
   far_reads_.emplace(std::tuple{r.sm, r.tag, r.line}, Pending{near, copy});
-  if (!near) return latency(r.sm, slice);
+  if (!near) {
+    replicas_->pass(copy, r, now);
+    return latency(r.sm, slice);
+  }
   ++replica_hits_;
   return latency(r.sm, copy);
 }

@@ -5,7 +5,8 @@
 //
 // Timing: a request is taken from its SM's queue at the first L2 edge it is visible
 // (tN) if the SM's port has bandwidth credit and the destination slice's queue has
-// room (else the SM's queue waits: head of line); it is visible at the slice
+// room (else the SM's queue waits: head of line; the slice's queue counts the packets
+// still on their way to it, and the memory system sizes it for them); it is visible at the slice
 // latency_cycles x hops later, plus far_partition_latency_cycles when the slice is in
 // an L2 partition the SM is not near (noc_routes.h) (tN + latency * T; a latency of 0
 // still takes one cycle). A response is taken from its slice's queue at the first L2 edge it is
@@ -23,7 +24,9 @@
 // position in the SM's partition holds a copy of every sector it asks for; otherwise
 // its data leaves a copy there on the way back. Writes, atomics and reductions drop
 // the line's copies in the partitions other than its home's. The request itself still
-// goes to the home slice (its bandwidth, MSHRs and hit latency).
+// goes to the home slice (its bandwidth, MSHRs and hit latency). A far request that no
+// copy serves (a read the copy misses, a write, atomic or reduction) also passes
+// through that near slice, taking its bandwidth (ReplicaStore::pass) when it is routed.
 #include <cstdint>
 #include <map>
 #include <span>
@@ -48,6 +51,8 @@ class ReplicaStore {
   virtual bool holds(std::uint32_t slice, std::uint64_t line, std::uint32_t sectors) = 0;
   virtual void install(std::uint32_t slice, std::uint64_t line, std::uint32_t sectors) = 0;
   virtual void drop(std::uint32_t slice, std::uint64_t line) = 0;
+  // A far request the copy does not serve passes through `slice` at time `now`.
+  virtual void pass(std::uint32_t slice, const MemRequest& request, Picos now) = 0;
 };
 
 class Interconnect final : public ClockedUnit {
@@ -60,9 +65,11 @@ class Interconnect final : public ClockedUnit {
   };
   // replicas: required when config.replicate_far_reads() and the routes have more than
   // one partition; otherwise unused.
-  Interconnect(const config::InterconnectConfig& config, Clock clock, std::uint32_t sector_bytes,
-               const AddressMap& map, const NocRoutes& routes, Ports ports, Doorbell& inbox,
-               ReplicaStore* replicas = nullptr);
+  // clock: the crossbar's (the L2's, or the SMs' with config.core_clock()); far_clock: the
+  // L2's, which times the link between the partitions (far_partition_latency_cycles).
+  Interconnect(const config::InterconnectConfig& config, Clock clock, Clock far_clock,
+               std::uint32_t sector_bytes, const AddressMap& map, const NocRoutes& routes,
+               Ports ports, Doorbell& inbox, ReplicaStore* replicas = nullptr);
 
   bool tick(std::uint64_t cycle, Picos now) override;
   Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
@@ -83,8 +90,8 @@ class Interconnect final : public ClockedUnit {
   }
   // The slice of partition p at home slice `slice`'s position within its partition.
   std::uint32_t copy_slice(std::uint32_t slice, std::uint32_t partition) const;
-  // Replication on routing a request to its home slice; returns its latency.
-  Picos route_request(const MemRequest& r, std::uint32_t slice);
+  // Replication on routing a request to its home slice at `now`; returns its latency.
+  Picos route_request(const MemRequest& r, std::uint32_t slice, Picos now);
   // Replication on a response from slice j; returns its latency.
   Picos route_response(const MemResponse& r, std::uint32_t j);
   bool move_responses(std::uint64_t cycle, Picos now);

@@ -25,6 +25,7 @@ L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock cloc
       map_(map),
       sector_bytes_(config.sector_bytes()),
       merge_queued_reads_(config.merge_queued_reads()),
+      partial_write_rmw_(config.partial_write_read_modify_write()),
       hit_pipeline_ps_((config.hit_latency_cycles() - 1) * clock.period_ps),
       cache_(config.size_bytes() / config.slices(), config.associativity(), config.line_bytes(),
              config.slices(),
@@ -72,6 +73,18 @@ bool L2Slice::drain_outboxes(Picos now) {
 
 std::uint64_t L2Slice::data_bytes(std::uint32_t mask) const {
   return std::uint64_t{sector_bytes_} * count(mask);
+}
+
+std::uint64_t L2Slice::request_cost(const MemRequest& request) const {
+  const std::uint64_t bytes = data_bytes(request.sector_mask);
+  if (request.kind != ReqKind::kWrite || !partial_write_rmw_) return bytes;
+  return bytes + data_bytes(request.sector_mask & ~request.full_mask);
+}
+
+void L2Slice::pass_through(const MemRequest& request, Picos now) {
+  bandwidth_.refill(now / clock_.period_ps);
+  bandwidth_.consume(static_cast<std::int64_t>(request_cost(request)));
+  stats_.passed_sectors += count(request.sector_mask);
 }
 
 bool L2Slice::busy() const {
@@ -183,7 +196,7 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
     stats_.sector_accesses += count(mask);
     stats_.sector_hits += count(mask & present);
     stats_.sector_misses += count(mask & ~present);
-    bandwidth_.consume(static_cast<std::int64_t>(data_bytes(mask)));
+    bandwidth_.consume(static_cast<std::int64_t>(request_cost(request)));
     if (request.acknowledge) {
       pipeline_.push(MemResponse{request.line, mask, request.tag, request.sm, request.kind},
                      now + hit_pipeline_ps_);
@@ -341,6 +354,7 @@ void L2Slice::report(StatSink& sink) const {
   sink.add(name_ + ".sector_hits", static_cast<double>(stats_.sector_hits));
   sink.add(name_ + ".sector_misses", static_cast<double>(stats_.sector_misses));
   sink.add(name_ + ".writebacks", static_cast<double>(stats_.writebacks));
+  sink.add(name_ + ".passed_sectors", static_cast<double>(stats_.passed_sectors));
   sink.add(name_ + ".atomics", static_cast<double>(stats_.atomics));
   sink.add(name_ + ".merged_reads", static_cast<double>(stats_.merged_reads));
 }

@@ -23,10 +23,12 @@
 // the request queue (they leave the queue when they reach its head).
 // Bandwidth: slice_bytes_per_cycle bounds the data the slice reads out for responses
 // and takes in for writes and atomics (a byte credit); fills and writebacks are not
-// charged. A request blocked on full MSHRs waits at the head. Requests for DRAM wait
-// in a small outbox per channel of the slice (bounded by what the MSHRs and
-// writebacks can produce) until that channel's queue has room, so one full channel
-// never blocks misses to the slice's other channels.
+// charged. With l2.partial_write_read_modify_write a sector written only in part is
+// charged twice (read, merge, write back). Far requests passing through the slice on
+// their way to another partition's home slice (pass_through) take its bandwidth too. A request
+// blocked on full MSHRs waits at the head. Requests for DRAM wait in a small outbox per channel of
+// the slice (bounded by what the MSHRs and writebacks can produce) until that channel's queue has
+// room, so one full channel never blocks misses to the slice's other channels.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -74,14 +76,18 @@ class L2Slice final : public ClockedUnit {
   // on a miss (then no copy is made).
   void install_replica(std::uint64_t line, std::uint32_t sectors);
   void drop_replica(std::uint64_t line) { cache_.erase(line); }
+  // A far request the copy does not serve passes through this slice at `now` (any
+  // clock's edge): its data takes this slice's bandwidth as it would the home slice's.
+  void pass_through(const MemRequest& request, Picos now);
 
   struct Stats {
     std::uint64_t sector_accesses = 0;
     std::uint64_t sector_hits = 0;
     std::uint64_t sector_misses = 0;
-    std::uint64_t writebacks = 0;    // dirty sectors written back to DRAM
-    std::uint64_t atomics = 0;       // atomic and reduction requests executed here
-    std::uint64_t merged_reads = 0;  // reads answered while queued (l2.merge_queued_reads)
+    std::uint64_t writebacks = 0;      // dirty sectors written back to DRAM
+    std::uint64_t atomics = 0;         // atomic and reduction requests executed here
+    std::uint64_t merged_reads = 0;    // reads answered while queued (l2.merge_queued_reads)
+    std::uint64_t passed_sectors = 0;  // sectors of far requests passing through
   };
   const Stats& stats() const { return stats_; }
 
@@ -113,6 +119,9 @@ class L2Slice final : public ClockedUnit {
   void send(DramRequest request, Picos now);
   bool drain_outboxes(Picos now);
   std::uint64_t data_bytes(std::uint32_t mask) const;
+  // The data-array bytes a request takes (a write's partial sectors twice with
+  // l2.partial_write_read_modify_write).
+  std::uint64_t request_cost(const MemRequest& request) const;
   Picos wait_time(Block block, Picos now) const;
 
   std::string name_;
@@ -121,6 +130,7 @@ class L2Slice final : public ClockedUnit {
   const AddressMap& map_;
   std::uint32_t sector_bytes_;
   bool merge_queued_reads_;
+  bool partial_write_rmw_;
   Picos hit_pipeline_ps_;  // (hit_latency_cycles - 1) periods; the hand-over adds the last
   SectorCache cache_;
   MshrTable<Waiter> mshrs_;

@@ -40,6 +40,18 @@ config::GpuConfig checked(const config::GpuConfig& config) {
   return config;
 }
 
+// Crossbar cycles (of `clock`) of the longest SM-slice route, one way; the link between
+// the partitions runs on the L2 clock.
+std::size_t longest_route_cycles(const config::InterconnectConfig& noc, const NocRoutes& routes,
+                                 Clock clock, Clock l2) {
+  std::uint32_t hops = 0;
+  for (std::uint32_t sm = 0; sm < routes.sms(); ++sm) {
+    for (std::uint32_t j = 0; j < routes.slices(); ++j) hops = std::max(hops, routes.hops(sm, j));
+  }
+  const Picos far = routes.partitions() > 1 ? noc.far_partition_latency_cycles() * l2.period_ps : 0;
+  return std::size_t{hops} * noc.latency_cycles() + (far + clock.period_ps - 1) / clock.period_ps;
+}
+
 // The L2 slices as holders of far-partition copies (interconnect.replicate_far_reads).
 class SliceReplicas final : public ReplicaStore {
  public:
@@ -52,6 +64,9 @@ class SliceReplicas final : public ReplicaStore {
   }
   void drop(std::uint32_t slice, std::uint64_t line) override {
     slices_[slice]->drop_replica(line);
+  }
+  void pass(std::uint32_t slice, const MemRequest& request, Picos now) override {
+    slices_[slice]->pass_through(request, now);
   }
 
  private:
@@ -83,6 +98,8 @@ class GpuMemorySystem final : public MemorySystem {
   SliceReplicas replicas_{slices_};
   std::unique_ptr<Interconnect> noc_;
   std::vector<std::unique_ptr<L1Unit>> l1s_;
+
+  bool noc_core_clock() const { return config_.interconnect().core_clock(); }
 };
 
 GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
@@ -96,6 +113,11 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
   const std::uint32_t channels = config_.dram().channels();
   const std::uint32_t sector_bytes = config_.l2().sector_bytes();
   const std::size_t noc_queue = config_.interconnect().queue_entries();
+  // The links out of the crossbar count the packets still on their wires against
+  // their capacity, so they hold one more packet per cycle of the longest route.
+  const Clock noc_clock = noc_core_clock() ? clocks.core : clocks.l2;
+  const std::size_t noc_wires =
+      longest_route_cycles(config_.interconnect(), routes_, noc_clock, clocks.l2);
 
   Doorbell& noc_bell = doorbells_.emplace_back();
   std::vector<Doorbell*> channel_bells;
@@ -111,7 +133,7 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
   for (std::uint32_t j = 0; j < slices; ++j) {
     Doorbell* bell = &doorbells_.emplace_back();
     slice_bells.push_back(bell);
-    slice_requests_.add(noc_queue, bell);
+    slice_requests_.add(noc_queue + noc_wires, bell);
     dram_fills_.add(fill_capacity, bell);
     slice_responses_.add(noc_queue, &noc_bell);
   }
@@ -120,7 +142,7 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
     Doorbell* bell = &doorbells_.emplace_back();
     l1_bells.push_back(bell);
     sm_requests_.add(noc_queue, &noc_bell);
-    sm_responses_.add(noc_queue, bell);
+    sm_responses_.add(noc_queue + noc_wires, bell);
   }
 
   for (std::uint32_t k = 0; k < channels; ++k) {
@@ -134,7 +156,7 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
         dram_requests_.all(), *slice_bells[j]));
   }
   noc_ = std::make_unique<Interconnect>(
-      config_.interconnect(), clocks.l2, sector_bytes, map_, routes_,
+      config_.interconnect(), noc_clock, clocks.l2, sector_bytes, map_, routes_,
       Interconnect::Ports{sm_requests_.all(), sm_responses_.all(), slice_requests_.all(),
                           slice_responses_.all()},
       noc_bell, &replicas_);
@@ -149,7 +171,7 @@ std::vector<std::pair<ClockDomain, ClockedUnit*>> GpuMemorySystem::units() {
   std::vector<std::pair<ClockDomain, ClockedUnit*>> out;
   for (auto& c : channels_) out.emplace_back(ClockDomain::kDram, c.get());
   for (auto& s : slices_) out.emplace_back(ClockDomain::kL2, s.get());
-  out.emplace_back(ClockDomain::kL2, noc_.get());
+  out.emplace_back(noc_core_clock() ? ClockDomain::kCore : ClockDomain::kL2, noc_.get());
   for (auto& l1 : l1s_) out.emplace_back(ClockDomain::kCore, l1.get());
   return out;
 }

@@ -120,7 +120,9 @@ TEST(MemsysState, DumpShowsQueuesAndTheOldestRequest) {
             std::string::npos)
       << dump;
   EXPECT_NE(dump.find("gpu.l2.slice[0]:"), std::string::npos) << dump;
-  EXPECT_NE(dump.find("gpu.l2.slice[1]: requests 0/64, fills 1/65, pipeline 0, mshr 1/16, "
+  // 64 queue entries + 10 for the packets on the wires (interconnect.latency_cycles).
+  EXPECT_NE(dump.find("responses 0/74, to interconnect 0/64"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("gpu.l2.slice[1]: requests 0/74, fills 1/65, pipeline 0, mshr 1/16, "
                       "waiting for DRAM queues 0, oldest miss: line 0x201"),
             std::string::npos)
       << dump;

@@ -33,7 +33,7 @@ struct NocRig {
     for (auto& l : slice_requests) slice_request_ptrs.push_back(l.get());
     for (auto& l : slice_responses) slice_response_ptrs.push_back(l.get());
     noc =
-        std::make_unique<Interconnect>(config, Clock{1000}, 32, map, routes,
+        std::make_unique<Interconnect>(config, Clock{1000}, Clock{1000}, 32, map, routes,
                                        Interconnect::Ports{sm_request_ptrs, sm_response_ptrs,
                                                            slice_request_ptrs, slice_response_ptrs},
                                        bell);
