@@ -20,6 +20,9 @@ Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock
       ports_(ports),
       inbox_(inbox),
       sm_send_(sms_, ByteCredit(config.port_bytes_per_cycle())),
+      l2_clock_(far_clock),
+      slice_send_(config.slice_port_bytes_per_cycle() == 0 ? 0 : slices_,
+                  ByteCredit(config.slice_port_bytes_per_cycle())),
       port_bytes_per_cycle_(config.port_bytes_per_cycle()),
       sm_receive_next_(sms_, 0),
       replicas_(config.replicate_far_reads() && routes.partitions() > 1 ? replicas : nullptr),
@@ -73,10 +76,11 @@ bool Interconnect::move_responses(std::uint64_t cycle, Picos now) {
   for (std::uint32_t k = 0; k < slices_; ++k) {
     const std::uint32_t j = (response_start_ + k) % slices_;
     Link<MemResponse>& source = *ports_.slice_responses[j];
-    while (source.ready(now)) {
+    while (source.ready(now) && slice_port_open(j, now)) {
       const MemResponse& r = source.front();
       Link<MemResponse>& destination = *ports_.sm_responses[r.sm];
       if (destination.full()) break;
+      if (!slice_send_.empty()) slice_send_[j].consume(response_bytes(r));
       // The SM's receive port serializes its packets: one starts when the previous
       // one has used its bytes (an output queue, so one busy SM never blocks a slice
       // whose later responses go elsewhere, unless that SM's queue is full).
@@ -92,6 +96,12 @@ bool Interconnect::move_responses(std::uint64_t cycle, Picos now) {
   }
   if (progress) response_start_ = (last_granted + 1) % slices_;
   return progress;
+}
+
+bool Interconnect::slice_port_open(std::uint32_t j, Picos now) {
+  if (slice_send_.empty()) return true;
+  slice_send_[j].refill(now / l2_clock_.period_ps);
+  return slice_send_[j].available();
 }
 
 bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
@@ -182,7 +192,12 @@ Picos Interconnect::compute_next(Picos now) const {
     const Link<MemResponse>& source = *ports_.slice_responses[j];
     if (source.empty()) continue;
     Picos t = source.front_ready_ps();
-    if (t <= now) t = retry;  // its SM's queue is full
+    if (t <= now) {
+      // Its port is out of credit, or its SM's queue is full.
+      t = slice_send_.empty() || slice_send_[j].available()
+              ? retry
+              : std::max(retry, l2_clock_.edge(slice_send_[j].next_available()));
+    }
     next = std::min(next, t);
   }
   return next;

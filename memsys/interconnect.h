@@ -17,6 +17,9 @@
 // write, atomic or reduction request and every response carry their sectors too.
 // Unloaded, a packet's time through is exactly the latency; back to back, packet i
 // of one port starts floor(i * bytes / port_bytes_per_cycle) cycles after the first.
+// With slice_port_bytes_per_cycle, each slice's port sends its responses at that
+// many bytes per L2 cycle (a byte credit on the L2 clock): a response leaves when the
+// port has credit, and the next waits for the credit to come back.
 // Arbitration is round robin over the sources, starting after the last one granted
 // (from source 0 at the start), so runs are deterministic.
 // With interconnect.replicate_far_reads (a ReplicaStore given), a read for a line whose
@@ -95,6 +98,8 @@ class Interconnect final : public ClockedUnit {
   // Replication on a response from slice j; returns its latency.
   Picos route_response(const MemResponse& r, std::uint32_t j);
   bool move_responses(std::uint64_t cycle, Picos now);
+  // Whether slice j's port can send at now (refilling its credit).
+  bool slice_port_open(std::uint32_t j, Picos now);
   bool move_requests(std::uint64_t cycle, Picos now);
   Picos compute_next(Picos now) const;
 
@@ -108,6 +113,8 @@ class Interconnect final : public ClockedUnit {
   Doorbell& inbox_;
   std::vector<Picos> latency_ps_;    // sms x slices, from the routes
   std::vector<ByteCredit> sm_send_;  // SM port, towards the slices
+  Clock l2_clock_;
+  std::vector<ByteCredit> slice_send_;  // slice ports, in L2 cycles (empty: no limit)
   std::uint64_t port_bytes_per_cycle_;
   // SM port, from the slices: when (in byte-times: cycle x port_bytes_per_cycle) the
   // port is free for the next packet.

@@ -25,6 +25,7 @@ L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock cloc
       map_(map),
       sector_bytes_(config.sector_bytes()),
       merge_queued_reads_(config.merge_queued_reads()),
+      merge_window_(config.merge_window_entries()),
       partial_write_rmw_(config.partial_write_read_modify_write()),
       hit_pipeline_ps_((config.hit_latency_cycles() - 1) * clock.period_ps),
       cache_(config.size_bytes() / config.slices(), config.associativity(), config.line_bytes(),
@@ -243,8 +244,9 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
 }
 
 void L2Slice::answer_queued_reads(std::uint64_t line, std::uint32_t valid, Picos now) {
-  // Index 0 is the read being answered.
-  for (std::size_t i = 1; i < in_.size() && in_.ready_ps_at(i) <= now; ++i) {
+  // Index 0 is the read being answered; the search sees merge_window_ entries behind it.
+  const std::size_t last = merge_window_ == 0 ? in_.size() - 1 : merge_window_;
+  for (std::size_t i = 1; i <= last && i < in_.size() && in_.ready_ps_at(i) <= now; ++i) {
     MemRequest& queued = in_.at(i);
     if (queued.line != line || queued.answered) continue;
     if (queued.kind != ReqKind::kRead) return;  // later reads see what it writes

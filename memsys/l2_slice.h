@@ -105,7 +105,7 @@ class L2Slice final : public ClockedUnit {
   Block handle_request(const MemRequest& request, Picos now);
   // With l2.merge_queued_reads: answers the reads of line waiting behind the head of
   // the request queue whose sectors are all in `valid`, up to the first request of
-  // the line that is not a read.
+  // the line that is not a read, within l2.merge_window_entries of the head.
   void answer_queued_reads(std::uint64_t line, std::uint32_t valid, Picos now);
   Block handle_fill(const DramResponse& fill, Picos now);
   // Checks that allocating line could write back its victim now.
@@ -130,6 +130,7 @@ class L2Slice final : public ClockedUnit {
   const AddressMap& map_;
   std::uint32_t sector_bytes_;
   bool merge_queued_reads_;
+  std::uint32_t merge_window_;  // l2.merge_window_entries (0: the whole queue)
   bool partial_write_rmw_;
   Picos hit_pipeline_ps_;  // (hit_latency_cycles - 1) periods; the hand-over adds the last
   SectorCache cache_;

@@ -71,7 +71,7 @@ TEST(Presets, H200InheritsWhatItDoesNotOverride) {
   EXPECT_EQ(h200.l1().unified_size_bytes(), h100.l1().unified_size_bytes());
   EXPECT_EQ(h200.l2().associativity(), h100.l2().associativity());
   EXPECT_EQ(h200.dram().bus_width_bits(), h100.dram().bus_width_bits());
-  EXPECT_EQ(h200.dram().latency_ns(), h100.dram().latency_ns());
+  EXPECT_EQ(h200.interconnect().latency_cycles(), h100.interconnect().latency_cycles());
   EXPECT_EQ(h200.sm().opcode_latency_cycles().at("HGMMA"), 128u);
   // Overridden.
   EXPECT_EQ(h200.name(), "NVIDIA H200 SXM 141GB");
@@ -81,6 +81,11 @@ TEST(Presets, H200InheritsWhatItDoesNotOverride) {
   EXPECT_EQ(h100.l2().size_bytes(), 50u * 1024 * 1024);
   EXPECT_EQ(h200.dram().type(), "HBM3e");
   EXPECT_EQ(h100.dram().type(), "HBM3");
+  // The L2 on a clock of its own, the crossbar on the SMs' (measured at two SM clocks).
+  EXPECT_EQ(h200.clocks().l2_mhz(), 1660.0);
+  EXPECT_TRUE(h200.interconnect().core_clock());
+  EXPECT_FALSE(h100.interconnect().core_clock());
+  EXPECT_LT(h200.dram().latency_ns(), h100.dram().latency_ns());
 }
 
 // h100's latency_ns is the [LUO2] H800 unloaded DRAM latency (mean of near and far

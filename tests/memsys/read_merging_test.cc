@@ -106,6 +106,28 @@ TEST(ReadMerging, QueuedReadsOfALineShareTheSlicesLookup) {
   EXPECT_EQ(s_second - s_first, 128 * kCycle);
 }
 
+// Behind line B's read, slice 0's queue holds A, C, A: when the first read of A hits,
+// the second sits two entries behind it.
+std::uint64_t merges_with_window(std::uint32_t window) {
+  config::GpuConfig c = slow_slice(true);
+  c.mutable_l2()->set_merge_window_entries(window);
+  Rig rig(c);
+  constexpr std::uint64_t kLineC = 0x10400;  // line 520: slice 0 too
+  rig.memory->memcpy_to_device(kLineA, 0x1000);
+  rig.sm(0).load_l1_bypass(0, 1, strided(kLineB, 4));
+  rig.sm(0).load_l1_bypass(kCycle, 2, strided(kLineA, 4));
+  rig.sm(0).load_l1_bypass(2 * kCycle, 3, strided(kLineC, 4));
+  rig.sm(1).load_l1_bypass(20 * kCycle, 4, strided(kLineA, 4));  // after C has crossed
+  rig.run();
+  return rig.stats().get("gpu.l2.slice[0].merged_reads");
+}
+
+TEST(ReadMerging, TheMergeWindowBoundsTheSearch) {
+  EXPECT_EQ(merges_with_window(1), 0);
+  EXPECT_EQ(merges_with_window(2), 1);
+  EXPECT_EQ(merges_with_window(0), 1) << "0 searches the whole queue";
+}
+
 TEST(ReadMerging, AQueuedWriteOfTheLineEndsTheMerge) {
   Rig rig(slow_slice(true));
   rig.memory->memcpy_to_device(kLineA, 0x1000);
