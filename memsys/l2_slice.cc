@@ -78,13 +78,20 @@ std::uint64_t L2Slice::data_bytes(std::uint32_t mask) const {
 
 std::uint64_t L2Slice::request_cost(const MemRequest& request) const {
   const std::uint64_t bytes = data_bytes(request.sector_mask);
-  if (request.kind != ReqKind::kWrite || !partial_write_rmw_) return bytes;
-  return bytes + data_bytes(request.sector_mask & ~request.full_mask);
+  const std::uint64_t partial = data_bytes(request.sector_mask & ~request.full_mask);
+  if (request.kind != ReqKind::kWrite || !partial_write_rmw_ || partial == 0) return bytes;
+  // The read of the partial sectors and their write-back each take the array for whole
+  // cycles.
+  const auto width = static_cast<std::uint64_t>(bandwidth_.per_unit());
+  const std::uint64_t pass = (partial + width - 1) / width * width;
+  return bytes - partial + 2 * pass;
 }
 
 void L2Slice::pass_through(const MemRequest& request, Picos now) {
   bandwidth_.refill(now / clock_.period_ps);
-  bandwidth_.consume(static_cast<std::int64_t>(request_cost(request)));
+  // Passing on, not merging: a partial write is read, merged and written back where the
+  // line is homed.
+  bandwidth_.consume(static_cast<std::int64_t>(data_bytes(request.sector_mask)));
   stats_.passed_sectors += count(request.sector_mask);
 }
 

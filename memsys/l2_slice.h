@@ -24,8 +24,9 @@
 // Bandwidth: slice_bytes_per_cycle bounds the data the slice reads out for responses
 // and takes in for writes and atomics (a byte credit); fills and writebacks are not
 // charged. With l2.partial_write_read_modify_write a sector written only in part is
-// charged twice (read, merge, write back). Far requests passing through the slice on
-// their way to another partition's home slice (pass_through) take its bandwidth too. A request
+// charged for a read and a write-back of whole cycles each. Far requests passing through
+// the slice on their way to another partition's home slice (pass_through) take its
+// bandwidth too, for their sectors once (the merge happens at the home slice). A request
 // blocked on full MSHRs waits at the head. Requests for DRAM wait in a small outbox per channel of
 // the slice (bounded by what the MSHRs and writebacks can produce) until that channel's queue has
 // room, so one full channel never blocks misses to the slice's other channels.

@@ -24,9 +24,9 @@ constexpr std::uint64_t kLineC = 0x10100;
 constexpr std::uint64_t kLineB = 0x10200;
 
 // Slices that move one byte per cycle, so a request's bytes are its cycles.
-config::GpuConfig slow_slices(bool read_modify_write) {
+config::GpuConfig slow_slices(bool read_modify_write, std::uint32_t bytes_per_cycle = 1) {
   config::GpuConfig c = small_config();
-  c.mutable_l2()->set_slice_bytes_per_cycle(1);
+  c.mutable_l2()->set_slice_bytes_per_cycle(bytes_per_cycle);
   c.mutable_l2()->set_partial_write_read_modify_write(read_modify_write);
   return c;
 }
@@ -34,10 +34,11 @@ config::GpuConfig slow_slices(bool read_modify_write) {
 // SM 0 stores `threads` 4-byte words to the start of line B while SM 1 reads line A
 // (resident in the L2) from the same slice: both reach slice 0 in the same cycle, the
 // store first (round robin starts at SM 0), and the read waits for the slice's credit.
-Picos read_behind_store(bool read_modify_write, std::uint32_t threads) {
-  Rig rig(slow_slices(read_modify_write));
+Picos read_behind_store(bool read_modify_write, std::uint32_t threads,
+                        std::uint32_t slice_bytes_per_cycle = 1, std::uint64_t stride = 4) {
+  Rig rig(slow_slices(read_modify_write, slice_bytes_per_cycle));
   rig.memory->memcpy_to_device(kLineA, 128);
-  rig.sm(0).store(0, 1, strided(kLineB, 4, threads));
+  rig.sm(0).store(0, 1, strided(kLineB, stride, threads));
   rig.sm(1).load_l1_bypass(0, 2, strided(kLineA, 4, 1));
   rig.run();
   return rig.sm(1).latency(2);
@@ -49,6 +50,18 @@ TEST(L2DataPath, APartialSectorWriteTakesTheSliceTwiceWithReadModifyWrite) {
   EXPECT_EQ(read_behind_store(true, 1), kL2HitRoundTrip + 64 * kCycle);
 }
 
+TEST(L2DataPath, TheReadModifyWritePassesTakeWholeCycles) {
+  // A 48 B/clk slice: the word's sector is read in one cycle and written back in
+  // another (96 bytes of credit), so the read behind it waits two cycles for the credit;
+  // without the read-modify-write the store's 32 bytes leave credit for it at once.
+  EXPECT_EQ(read_behind_store(false, 1, 48), kL2HitRoundTrip);
+  EXPECT_EQ(read_behind_store(true, 1, 48), kL2HitRoundTrip + 2 * kCycle);
+  // A word in each of two sectors: 64 partial bytes take two cycles a pass, 192 bytes
+  // in all (credit 48 - 192: four cycles to pay back); 64 bytes without: one.
+  EXPECT_EQ(read_behind_store(true, 2, 48, 32), kL2HitRoundTrip + 4 * kCycle);
+  EXPECT_EQ(read_behind_store(false, 2, 48, 32), kL2HitRoundTrip + kCycle);
+}
+
 TEST(L2DataPath, AWholeSectorWriteTakesTheSliceOnce) {
   // Eight words fill sector 0: no read is needed.
   EXPECT_EQ(read_behind_store(false, 8), kL2HitRoundTrip + 32 * kCycle);
@@ -57,20 +70,22 @@ TEST(L2DataPath, AWholeSectorWriteTakesTheSliceOnce) {
 
 // Two partitions with far copies: slices 0-1 and SM 0 in partition 0, slices 2-3 and
 // SM 1 in partition 1. Line A's copy for partition 1 sits in slice 2, line C's home.
-config::GpuConfig partitioned(bool replicate) {
-  config::GpuConfig c = slow_slices(false);
+config::GpuConfig partitioned(bool replicate, bool read_modify_write = false) {
+  config::GpuConfig c = slow_slices(read_modify_write);
   c.mutable_interconnect()->set_l2_partitions(2);
   c.mutable_interconnect()->set_far_partition_latency_cycles(7);
   c.mutable_interconnect()->set_replicate_far_reads(replicate);
   return c;
 }
 
-// `writer` stores one whole sector of line A while SM 1 reads line C (homed in slice
-// 2, near SM 1) from the L2.
+// `writer` stores `words` 4-byte words of line A (8: one whole sector) while SM 1 reads
+// line C (homed in slice 2, near SM 1) from the L2.
 struct WriteThenNearRead {
-  WriteThenNearRead(bool replicate, std::uint32_t writer) : rig(partitioned(replicate)) {
+  WriteThenNearRead(bool replicate, std::uint32_t writer, std::uint32_t words = 8,
+                    bool read_modify_write = false)
+      : rig(partitioned(replicate, read_modify_write)) {
     rig.memory->memcpy_to_device(kLineC, 128);
-    rig.sm(writer).store(0, 1, strided(kLineA, 4, 8));
+    rig.sm(writer).store(0, 1, strided(kLineA, 4, words));
     rig.sm(1).load_l1_bypass(writer == 1 ? 0 : kCycle, 2, strided(kLineC, 4, 1));
     rig.run();
   }
@@ -87,6 +102,14 @@ TEST(L2DataPath, AFarWritePassesThroughTheNearSlice) {
   EXPECT_EQ(stats.get("gpu.l2.slice[2].passed_sectors"), 1);
   EXPECT_EQ(stats.get("gpu.l2.slice[0].passed_sectors"), 0);
   EXPECT_EQ(stats.get("gpu.l2.slice[0].sector_accesses"), 1) << "the home slice still writes it";
+}
+
+TEST(L2DataPath, APartialWritePassesThroughWithoutItsReadModifyWrite) {
+  // One word with l2.partial_write_read_modify_write: the near slice passes its 32 bytes
+  // on (the same 22-cycle wait as above, not 54); the home slice reads and merges.
+  WriteThenNearRead far(true, 1, 1, true);
+  EXPECT_EQ(far.rig.sm(1).latency(2), kL2HitRoundTrip + 22 * kCycle);
+  EXPECT_EQ(far.rig.stats().get("gpu.l2.slice[2].passed_sectors"), 1);
 }
 
 TEST(L2DataPath, NearWritesAndUnreplicatedPartitionsPassThroughNothing) {
