@@ -71,14 +71,14 @@ def read_own_records(record, clock_control=None):
     """Adds the columns of the OWN_RECORDS files (GPU_hw_cycles, GPU_hw_warp_insts, GPU_mhz):
     the mean over a run's measurements at the clock control that counts (or the one given)."""
     for gpu, (rel, default_control) in OWN_RECORDS.items():
-        clock_control = clock_control or default_control
+        control = clock_control or default_control
         path = ROOT / rel
         name = GPUS[gpu][0]
         sums = {}
         with open(path, newline="") as f:
             for line, row in enumerate(csv.DictReader(f), start=2):
                 try:
-                    if row["clock_control"] != clock_control:
+                    if row["clock_control"] != control:
                         continue
                     values = (float(row["hw_cycles"]), float(row["hw_warp_insts"]),
                               float(row["gpc_mhz"]))
@@ -273,8 +273,8 @@ KERNELS_INTRO = [
     "Written by `scripts/regress-silicon.sh --suite kernels` (do not edit by hand): each run of",
     "[`kernels/suite.txt`](../kernels/suite.txt) (kernels/README.md) is captured from its",
     "committed `kernels/sass/sm_90` listing, simulated on the `h200` preset issuing by the",
-    "listing's control bits (`--sass`) at the SM clock measured (the L2 on its own clock,",
-    "the preset's 1,660 MHz), with the",
+    "listing's control bits (`--sass`) at the SM clock measured (the L2 at the preset's own",
+    "clock), with the",
     "L2 emptied when the kernel starts, and compared by `sassim correlate` with Nsight",
     "Compute's `gpc__cycles_elapsed.avg` for the same program on a real H200",
     "([`kernels/ubench/hw_h200.csv`](../kernels/ubench/hw_h200.csv), `scripts/device-ubench.sh`,",
@@ -312,8 +312,8 @@ def write_doc(args, reports):
         "comparison. H200: these very programs measured on a real H200",
         "([`kernels/ubench/hw_h200.csv`](../kernels/ubench/hw_h200.csv), `scripts/device-ubench.sh`;",
         "the mean of each run's measurements at Nsight Compute's base clocks, and the run",
-        "simulated at the SM clock measured, about 1,500 MHz, the L2 at the preset's own 1,660",
-        "MHz: locking the clocks does not move it, docs/UBENCH.md). Every run starts",
+        "simulated at the SM clock measured, about 1,500 MHz, the L2 at the preset's own",
+        "clock: locking the clocks does not move it, docs/UBENCH.md). Every run starts",
         "with the L2 emptied (`simulation.flush_l2_before_kernels`), as Nsight Compute measures",
         "by default. Targets: MAPE at most 10% per GPU, Pearson r at least 0.99, no run off by",
         "more than 25%.",
