@@ -88,6 +88,24 @@ TEST(Presets, H200InheritsWhatItDoesNotOverride) {
   EXPECT_LT(h200.dram().latency_ns(), h100.dram().latency_ns());
 }
 
+// The grid's front-end time was measured on an H200 only; the presets the Accel-Sim
+// record checks (v100/qv100, a100) carry the same split, the others none.
+TEST(Presets, GridLaunchTimeIsTheH200SplitWhereTheRecordChecksIt) {
+  const GpuConfig h100 = load_config("h100");
+  EXPECT_EQ(h100.sm().grid_launch_cycles(), 230u);
+  EXPECT_DOUBLE_EQ(h100.sm().grid_launch_ns(), 1263.0);
+  for (const char* name : {"h200", "v100", "qv100", "a100"}) {
+    const GpuConfig c = load_config(name);
+    EXPECT_EQ(c.sm().grid_launch_cycles(), h100.sm().grid_launch_cycles()) << name;
+    EXPECT_DOUBLE_EQ(c.sm().grid_launch_ns(), h100.sm().grid_launch_ns()) << name;
+  }
+  for (const char* name : {"gtx1080", "rtx2060", "rtx3070", "rtx4090"}) {
+    const GpuConfig c = load_config(name);
+    EXPECT_EQ(c.sm().grid_launch_cycles(), 0u) << name;
+    EXPECT_DOUBLE_EQ(c.sm().grid_launch_ns(), 0.0) << name;
+  }
+}
+
 // h100's latency_ns is the [LUO2] H800 unloaded DRAM latency (mean of near and far
 // miss minus hit, 314 cycles at 1755 MHz) less tRCD + tCL and the mean refresh wait.
 TEST(Presets, H100DramLatencyAddsUpToTheMeasurement) {
