@@ -100,6 +100,14 @@ void check_l2(const L2Config& l2, std::vector<std::string>& problems) {
                l2.line_bytes(), l2.associativity(), problems);
   }
   check_one_of("l2.address_hash", l2.address_hash(), known_address_hashes(), problems);
+  const std::uint32_t fetch = l2.fetch_granularity_bytes();
+  if (fetch != 0 &&
+      (!is_power_of_two(fetch) || fetch < l2.sector_bytes() || fetch > l2.line_bytes())) {
+    problems.push_back(fmt::format(
+        "l2.fetch_granularity_bytes = {} is not a power of two from l2.sector_bytes = {} to "
+        "l2.line_bytes = {} (or 0: one sector)",
+        fetch, l2.sector_bytes(), l2.line_bytes()));
+  }
 }
 
 void check_sm(const SmConfig& sm, std::vector<std::string>& problems) {

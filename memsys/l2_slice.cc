@@ -24,6 +24,8 @@ L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock cloc
       clock_(clock),
       map_(map),
       sector_bytes_(config.sector_bytes()),
+      block_sectors_(
+          std::max<std::uint32_t>(config.fetch_granularity_bytes() / config.sector_bytes(), 1)),
       merge_queued_reads_(config.merge_queued_reads()),
       merge_window_(config.merge_window_entries()),
       partial_write_rmw_(config.partial_write_read_modify_write()),
@@ -74,6 +76,16 @@ bool L2Slice::drain_outboxes(Picos now) {
 
 std::uint64_t L2Slice::data_bytes(std::uint32_t mask) const {
   return std::uint64_t{sector_bytes_} * count(mask);
+}
+
+std::uint32_t L2Slice::fetch_blocks(std::uint32_t mask) const {
+  if (block_sectors_ <= 1) return mask;
+  const auto block = static_cast<std::uint32_t>((std::uint64_t{1} << block_sectors_) - 1);
+  std::uint32_t blocks = 0;
+  for (std::uint32_t first = 0; first < 32 && (mask >> first) != 0; first += block_sectors_) {
+    if ((mask & (block << first)) != 0) blocks |= block << first;
+  }
+  return blocks;
 }
 
 std::uint64_t L2Slice::request_cost(const MemRequest& request) const {
@@ -226,8 +238,11 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
   }
   std::uint32_t entry = mshrs_.find(request.line);
   if (entry == MshrTable<Waiter>::kNone && mshrs_.full()) return Block::kMshr;
-  const std::uint32_t fetch =
-      missing & ~(entry != MshrTable<Waiter>::kNone ? mshrs_[entry].outstanding : 0);
+  const std::uint32_t outstanding =
+      entry != MshrTable<Waiter>::kNone ? mshrs_[entry].outstanding : 0;
+  const std::uint32_t fetch = (missing & ~outstanding) != 0
+                                  ? fetch_blocks(missing & ~outstanding) & ~valid & ~outstanding
+                                  : 0;
   if (fetch != 0 && !can_send(request.line)) return Block::kDram;
 
   if (entry == MshrTable<Waiter>::kNone) entry = mshrs_.allocate(request.line, now);

@@ -10,6 +10,9 @@
 // at or after its DRAM ready time) the waiting requests complete and their responses
 // take the hit pipeline like a hit, so an unloaded miss costs a hit plus latency_ns
 // rounded up to an L2 edge.
+// A read miss fetches the aligned l2.fetch_granularity_bytes block around each missing
+// sector, less what is valid or already on its way; the extra sectors become valid with
+// the fill.
 // Writes need no response: a fully written sector becomes valid and dirty, a partly
 // written one dirty (its other bytes stay unknown, so a later read of it misses;
 // no DRAM read is made for a write). Evicted dirty sectors are written back.
@@ -120,6 +123,8 @@ class L2Slice final : public ClockedUnit {
   void send(DramRequest request, Picos now);
   bool drain_outboxes(Picos now);
   std::uint64_t data_bytes(std::uint32_t mask) const;
+  // The sectors of the l2.fetch_granularity_bytes blocks holding the sectors of mask.
+  std::uint32_t fetch_blocks(std::uint32_t mask) const;
   // The data-array bytes a request takes (a write's partial sectors twice with
   // l2.partial_write_read_modify_write).
   std::uint64_t request_cost(const MemRequest& request) const;
@@ -130,6 +135,7 @@ class L2Slice final : public ClockedUnit {
   Clock clock_;
   const AddressMap& map_;
   std::uint32_t sector_bytes_;
+  std::uint32_t block_sectors_;  // sectors per l2.fetch_granularity_bytes block (>= 1)
   bool merge_queued_reads_;
   std::uint32_t merge_window_;  // l2.merge_window_entries (0: the whole queue)
   bool partial_write_rmw_;

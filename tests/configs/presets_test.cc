@@ -106,6 +106,15 @@ TEST(Presets, GridLaunchTimeIsTheH200SplitWhereTheRecordChecksIt) {
   }
 }
 
+// GH100's L2 fetches 64 bytes per missing sector (measured on an H200); the other presets
+// one sector (no measurement).
+TEST(Presets, FetchGranularityIsSixtyFourBytesOnGH100Only) {
+  EXPECT_EQ(load_config("h100").l2().fetch_granularity_bytes(), 64u);
+  EXPECT_EQ(load_config("h200").l2().fetch_granularity_bytes(), 64u);
+  EXPECT_EQ(load_config("a100").l2().fetch_granularity_bytes(), 0u);
+  EXPECT_EQ(load_config("v100").l2().fetch_granularity_bytes(), 0u);
+}
+
 // h100's latency_ns is the [LUO2] H800 unloaded DRAM latency (mean of near and far
 // miss minus hit, 314 cycles at 1755 MHz) less tRCD + tCL and the mean refresh wait.
 TEST(Presets, H100DramLatencyAddsUpToTheMeasurement) {

@@ -2,6 +2,7 @@
 #include <limits>
 #include <string>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -140,6 +141,20 @@ TEST_F(Validate, L1LineNotAMultipleOfSectors) {
 TEST_F(Validate, L2LineNotAPowerOfTwo) {
   config_.mutable_l2()->set_line_bytes(192);
   EXPECT_THAT(problem(), HasSubstr("l2.line_bytes = 192 is not a power of two"));
+}
+
+TEST_F(Validate, L2FetchGranularityOutsideSectorToLine) {
+  const std::string expected =
+      "is not a power of two from l2.sector_bytes = 32 to l2.line_bytes = 128 (or 0: one sector)";
+  for (std::uint32_t bytes : {16u, 48u, 256u}) {
+    config_.mutable_l2()->set_fetch_granularity_bytes(bytes);
+    EXPECT_THAT(problem(),
+                HasSubstr(fmt::format("l2.fetch_granularity_bytes = {} {}", bytes, expected)));
+  }
+  for (std::uint32_t bytes : {0u, 32u, 64u, 128u}) {
+    config_.mutable_l2()->set_fetch_granularity_bytes(bytes);
+    EXPECT_NO_THROW(validate(config_)) << bytes;
+  }
 }
 
 TEST_F(Validate, L1DataPartNotWholeSets) {

@@ -88,9 +88,9 @@ double second_pass_latency(const config::GpuConfig& config, const std::string& o
 }
 
 double cold_latency(const config::GpuConfig& config, const std::vector<std::uint64_t>& few,
-                    const std::vector<std::uint64_t>& more) {
-  const auto a = chase_cycles(config, "LDG.E", single_lane(few));
-  const auto b = chase_cycles(config, "LDG.E", single_lane(more));
+                    const std::vector<std::uint64_t>& more, const std::string& opcode) {
+  const auto a = chase_cycles(config, opcode, single_lane(few));
+  const auto b = chase_cycles(config, opcode, single_lane(more));
   return static_cast<double>(b - a) / static_cast<double>(more.size() - few.size());
 }
 
@@ -115,6 +115,12 @@ ZeroLoadLatencies zero_load_latencies(const config::GpuConfig& config) {
   z.dram_mixed = cold(lines(0x10000000, 192, 4096));
   z.dram_near = cold(partition_lines(config, false, 0x10000000, 192, 4096));
   z.dram_far = cold(partition_lines(config, true, 0x10000000, 192, 4096));
+  // The DRAM chase of Luo et al.'s programs (and Accel-Sim's mem_lat): 64-bit pointers
+  // 32 bytes apart, read with ld.global.cg (LDG.E.64.STRONG.GPU, past the L1), over an
+  // array no cache holds: four steps a line, 64 then 256 steps.
+  const std::vector<std::uint64_t> steps = lines(0x10000000, 256, 32);
+  z.dram_sector_stride =
+      cold_latency(config, {steps.begin(), steps.begin() + 64}, steps, "LDG.E.64.STRONG.GPU");
   return z;
 }
 

@@ -3,6 +3,7 @@
 // simulator (or, for DRAM streams, the memory system under mock SMs): what the
 // end-to-end tests check and tests/validation/validate_memory reports.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
@@ -23,14 +24,16 @@ std::vector<std::uint64_t> partition_lines(const config::GpuConfig& config, bool
 // cycles divided by the extra dependent loads, so launch and drain costs cancel.
 double second_pass_latency(const config::GpuConfig& config, const std::string& opcode,
                            const std::vector<std::uint64_t>& pass);
-// Cycles per load of cold misses to `more` after the chase over `few` (all distinct).
+// Cycles per load of the chase over `more` after the chase over `few` (a prefix of
+// `more`), each from a cold start.
 double cold_latency(const config::GpuConfig& config, const std::vector<std::uint64_t>& few,
-                    const std::vector<std::uint64_t>& more);
+                    const std::vector<std::uint64_t>& more, const std::string& opcode = "LDG.E");
 
 struct ZeroLoadLatencies {
   double l1 = 0, shared = 0;
   double l2_near = 0, l2_far = 0, l2_mixed = 0;        // mixed: lines over every slice
   double dram_near = 0, dram_far = 0, dram_mixed = 0;  // cold misses
+  double dram_sector_stride = 0;  // a cold chase 32 bytes a step (l2.fetch_granularity_bytes)
 };
 ZeroLoadLatencies zero_load_latencies(const config::GpuConfig& config);
 

@@ -36,7 +36,10 @@ void latencies(std::vector<Row>& rows, const LatencyReference& r) {
   rows.push_back(row(p + "DRAM miss, near partition", m.dram_near, r.dram_near, kLuo2));
   rows.push_back(row(p + "DRAM miss, far partition", m.dram_far, r.dram_far, kLuo2));
   rows.push_back(row(p + "L2 hit, lines over both partitions", m.l2_mixed, r.l2, kLuo));
-  rows.push_back(row(p + "DRAM miss, lines over both partitions", m.dram_mixed, r.dram, kLuo));
+  rows.push_back(row(p + "DRAM miss, lines over both partitions", m.dram_mixed, kNoReference,
+                     "informational: one miss to a line of its own each step"));
+  rows.push_back(row(p + "DRAM, 32-byte steps over a cold array (Table IV's program)",
+                     m.dram_sector_stride, r.dram, kLuo));
   rows.push_back(row(p + "L2 hit, lines over both partitions, repeated chase", m.l2_mixed,
                      r.rrze_l2, r.rrze_source));
 }
@@ -60,6 +63,24 @@ void h200_chases(std::vector<Row>& rows) {
   rows.push_back(row("h200: DRAM miss, lines over both partitions", m.dram_mixed, 689.5,
                      src + "chase_dram_256m_s4k, 256 MiB, 4 KiB stride (688.0 at 128 B, 659.2 "
                            "at 64 KiB)"));
+}
+
+// Table IV's programs (Accel-Sim's l1_lat, shared_lat, l2_lat and mem_lat as Luo et al.
+// run them) rerun on an H100 SXM5, the h100 preset's part, at its 1980 MHz: mean of 10
+// runs (3 for the DRAM array sweep).
+void h100_sxm_rerun(std::vector<Row>& rows) {
+  const measure::ZeroLoadLatencies m = measure::zero_load_latencies(
+      config::load_config("h100", {"clocks.core_mhz=1980", "clocks.l2_mhz=1980"}));
+  const std::string src =
+      "Luo et al.'s programs on an H100 80GB HBM3 SXM5 at 1980 MHz (github.com/Johnsonms/"
+      "NVIDIA-Hopper-Benchmark, reproduction/H100-dapperdingo/summary.md)";
+  const std::string p = "h100 at 1980 MHz (H100 SXM5): ";
+  rows.push_back(row(p + "L1 hit, cycles", m.l1, 41.12, src));
+  rows.push_back(row(p + "shared load, cycles", m.shared, 29.015, src));
+  rows.push_back(
+      row(p + "L2 hit, lines over both partitions, repeated chase", m.l2_mixed, 272.34, src));
+  rows.push_back(row(p + "DRAM, 32-byte steps over a cold array", m.dram_sector_stride, 484.0,
+                     src + ": 484.0-484.4 for 64 to 256 MB arrays"));
 }
 
 void bank_conflicts(std::vector<Row>& rows) {
@@ -115,6 +136,7 @@ int main() {
   latencies(rows, {"h100", "H800", 40.7, 29.0, 263.0, 478.8, 258, 414, 556, 744, 280.4,
                    "RRZE gpu-benches gpu-latency/gh200.txt: 280-281 cycles from 347 KB to "
                    "24.5 MB (GH200, 1980 MHz)"});
+  h100_sxm_rerun(rows);
   h200_chases(rows);
   bank_conflicts(rows);
   l2_bandwidth(rows);
@@ -125,8 +147,11 @@ int main() {
       "load to the issue of its dependent load; L2 and DRAM lines chosen in the L2 partition "
       "SM 0 is near or the other one. The 'both partitions' rows hash lines over every slice "
       "(half near, half far): an even mix of the partition-aware figures is 283 / 336 cycles "
-      "for L2 hits, not Table IV's 261.5 / 263, and 549 / 650 for DRAM misses, not 466.3 / "
-      "478.8. The h100 preset keeps copies of far lines near (interconnect.replicate_far_reads: "
+      "for L2 hits, not Table IV's 261.5 / 263. Table IV's DRAM figures come from a program "
+      "that chases 64-bit pointers 32 bytes apart (four steps a line, ld.global.cg): its rows "
+      "run that chase, where the DRAM's open rows and, on h100 and h200, the L2's 64-byte "
+      "fetches (l2.fetch_granularity_bytes) serve some steps. The h100 preset keeps copies of far "
+      "lines near (interconnect.replicate_far_reads: "
       "a repeated chase runs at the near latency, as Table IV, the Accel-Sim record's l2_lat "
       "and RRZE's GH200 curve show); the far row times a far line's first read. The a100 preset "
       "does not: Table IV (261.5) and the record's l2_lat (259 per step) disagree with RRZE's "
