@@ -240,9 +240,8 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
   if (entry == MshrTable<Waiter>::kNone && mshrs_.full()) return Block::kMshr;
   const std::uint32_t outstanding =
       entry != MshrTable<Waiter>::kNone ? mshrs_[entry].outstanding : 0;
-  const std::uint32_t fetch = (missing & ~outstanding) != 0
-                                  ? fetch_blocks(missing & ~outstanding) & ~valid & ~outstanding
-                                  : 0;
+  // fetch_blocks(0) is 0: nothing to fetch when every missing sector is on its way.
+  const std::uint32_t fetch = fetch_blocks(missing & ~outstanding) & ~valid & ~outstanding;
   if (fetch != 0 && !can_send(request.line)) return Block::kDram;
 
   if (entry == MshrTable<Waiter>::kNone) entry = mshrs_.allocate(request.line, now);
