@@ -110,6 +110,16 @@ void check_l2(const L2Config& l2, std::vector<std::string>& problems) {
   }
 }
 
+void check_interconnect(const InterconnectConfig& noc, std::vector<std::string>& problems) {
+  if (noc.request_port_bytes_per_cycle() > noc.port_bytes_per_cycle()) {
+    problems.push_back(fmt::format(
+        "interconnect.request_port_bytes_per_cycle = {} is wider than "
+        "interconnect.port_bytes_per_cycle = {}: it sets a narrower sending direction (0: the "
+        "same)",
+        noc.request_port_bytes_per_cycle(), noc.port_bytes_per_cycle()));
+  }
+}
+
 void check_sm(const SmConfig& sm, std::vector<std::string>& problems) {
   constexpr std::uint64_t kWarpSize = 32;
   if (sm.max_threads() > sm.max_warps() * kWarpSize) {
@@ -226,6 +236,7 @@ void check_combinations(const GpuConfig& config, std::vector<std::string>& probl
   check_sm(config.sm(), problems);
   check_l1(config.l1(), problems);
   check_l2(config.l2(), problems);
+  check_interconnect(config.interconnect(), problems);
   check_dram(config, problems);
   check_cluster(config, problems);
 }

@@ -19,7 +19,9 @@ Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock
       map_(map),
       ports_(ports),
       inbox_(inbox),
-      sm_send_(sms_, ByteCredit(config.port_bytes_per_cycle())),
+      sm_send_(sms_, ByteCredit(config.request_port_bytes_per_cycle() != 0
+                                    ? config.request_port_bytes_per_cycle()
+                                    : config.port_bytes_per_cycle())),
       l2_clock_(far_clock),
       slice_send_(config.slice_port_bytes_per_cycle() == 0 ? 0 : slices_,
                   ByteCredit(config.slice_port_bytes_per_cycle())),

@@ -13,7 +13,8 @@
 // visible if its SM's queue has room; the SM's receive port then serializes it
 // behind the packets already headed there (an output queue), and it is visible at
 // the SM the same latency later than the cycle its transfer starts. Each SM port moves
-// port_bytes_per_cycle in each direction: a read request is kPacketHeaderBytes, a
+// port_bytes_per_cycle in each direction (towards the slices
+// request_port_bytes_per_cycle where set): a read request is kPacketHeaderBytes, a
 // write, atomic or reduction request and every response carry their sectors too.
 // Unloaded, a packet's time through is exactly the latency; back to back, packet i
 // of one port starts floor(i * bytes / port_bytes_per_cycle) cycles after the first.

@@ -157,6 +157,17 @@ TEST_F(Validate, L2FetchGranularityOutsideSectorToLine) {
   }
 }
 
+TEST_F(Validate, RequestPortWiderThanThePort) {
+  config_.mutable_interconnect()->set_port_bytes_per_cycle(64);
+  config_.mutable_interconnect()->set_request_port_bytes_per_cycle(65);
+  EXPECT_THAT(problem(), HasSubstr("interconnect.request_port_bytes_per_cycle = 65 is wider than "
+                                   "interconnect.port_bytes_per_cycle = 64"));
+  for (std::uint32_t bytes : {0u, 1u, 64u}) {
+    config_.mutable_interconnect()->set_request_port_bytes_per_cycle(bytes);
+    EXPECT_NO_THROW(validate(config_)) << bytes;
+  }
+}
+
 TEST_F(Validate, L1DataPartNotWholeSets) {
   config_.mutable_l1()->set_associativity(64);  // 28 KB / (128 x 64) = 3.5 sets
   EXPECT_THAT(problem(), HasSubstr("the L1 data part (l1.unified_size_bytes - "

@@ -102,6 +102,37 @@ TEST(Interconnect, PortBandwidthSpacesWritePackets) {
   }
 }
 
+TEST(Interconnect, RequestPortSpacesWritesWhileResponsesKeepThePort) {
+  // interconnect.request_port_bytes_per_cycle = 34: 136-byte writes leave every
+  // 136 / 34 = 4 cycles, where 64 bytes a cycle would send them 2 or 3 apart; two
+  // 136-byte responses into the same SM still start floor(136 / 64) = 2 cycles apart.
+  NocRig rig(64, 64);
+  rig.config.set_request_port_bytes_per_cycle(34);
+  rig.noc = std::make_unique<Interconnect>(
+      rig.config, Clock{1000}, Clock{1000}, 32, rig.map, rig.routes,
+      Interconnect::Ports{rig.sm_request_ptrs, rig.sm_response_ptrs, rig.slice_request_ptrs,
+                          rig.slice_response_ptrs},
+      rig.bell);
+  for (int i = 0; i < 4; ++i) rig.send(0, ReqKind::kWrite, 0xf);
+  for (std::uint32_t tag : {1u, 2u}) {
+    rig.slice_responses[0]->push(
+        MemResponse{.line = 0, .sector_mask = 0xf, .tag = tag, .sm = 1, .kind = ReqKind::kRead}, 0,
+        1);
+  }
+  Engine engine(Clock{1000}, Clock{1000}, Clock{1000}, 1000);
+  engine.add(ClockDomain::kL2, rig.noc.get());
+  engine.run_until([&] { return rig.sm_requests[0]->empty(); });
+  ASSERT_EQ(rig.slice_requests[0]->size(), 4u);
+  for (std::uint64_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(rig.slice_requests[0]->front_ready_ps(), (1 + 4 * i + 10) * 1000) << i;
+    rig.slice_requests[0]->pop();
+  }
+  ASSERT_EQ(rig.sm_responses[1]->size(), 2u);
+  EXPECT_EQ(rig.sm_responses[1]->front_ready_ps(), 11'000u);
+  rig.sm_responses[1]->pop();
+  EXPECT_EQ(rig.sm_responses[1]->front_ready_ps(), 13'000u);
+}
+
 TEST(Interconnect, ResponsesAreRoutedToTheirSm) {
   NocRig rig(64, 64);
   rig.slice_responses[0]->push(
