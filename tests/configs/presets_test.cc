@@ -115,6 +115,19 @@ TEST(Presets, FetchGranularityIsSixtyFourBytesOnGH100Only) {
   EXPECT_EQ(load_config("v100").l2().fetch_granularity_bytes(), 0u);
 }
 
+// The GH100 SM's sending port: 36 packet bytes a clock (32 of data measured on an H200);
+// the other presets send at their port_bytes_per_cycle.
+TEST(Presets, RequestPortIsNarrowerOnGH100Only) {
+  for (const char* gh100 : {"h100", "h200"}) {
+    const InterconnectConfig noc = load_config(gh100).interconnect();
+    EXPECT_EQ(noc.request_port_bytes_per_cycle(), 36u) << gh100;
+    EXPECT_LT(noc.request_port_bytes_per_cycle(), noc.port_bytes_per_cycle()) << gh100;
+  }
+  for (const char* other : {"a100", "v100", "qv100", "rtx4090"}) {
+    EXPECT_EQ(load_config(other).interconnect().request_port_bytes_per_cycle(), 0u) << other;
+  }
+}
+
 // h100's latency_ns is the [LUO2] H800 unloaded DRAM latency (mean of near and far
 // miss minus hit, 314 cycles at 1755 MHz) less tRCD + tCL and the mean refresh wait.
 TEST(Presets, H100DramLatencyAddsUpToTheMeasurement) {
