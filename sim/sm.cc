@@ -70,8 +70,17 @@ const KernelContext& Sm::kernel_of(const Warp& w) const {
   return *ctas_[w.cta_slot].kernel;
 }
 
-const isa::StaticInst& Sm::next_inst(const Warp& w) const {
-  return (*kernel_of(w).statics)[(*w.insts)[w.next].static_index];
+void Sm::set_next(Warp& w, const std::vector<isa::WarpInst>* insts, std::uint32_t next) {
+  w.insts = insts;
+  w.next = next;
+  w.next_inst = read_next(w);
+}
+
+NextInst Sm::read_next(const Warp& w) const {
+  if (w.insts == nullptr || w.next >= w.insts->size()) return {};
+  const isa::WarpInst& wi = (*w.insts)[w.next];
+  const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
+  return {&si, wi.static_index, si.op.unit, si.op.mem != isa::MemKind::kNone && wi.addr_count > 0};
 }
 
 bool Sm::can_accept(const CtaResources& cta, std::uint32_t count) const {
@@ -133,7 +142,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
     w.state = WarpState::kRunning;
     w.cta_slot = cta_slot;
     w.age = next_age_++;
-    w.insts = i < c.trace.warps.size() ? &c.trace.warps[i].insts : nullptr;
+    set_next(w, i < c.trace.warps.size() ? &c.trace.warps[i].insts : nullptr, 0);
     w.cycle_state = WarpCycleState::kWait;
     w.state_since = cycle;
     w.since_seq = account_seq_;
@@ -164,12 +173,11 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
     if (w.outstanding == 0) finish_warp(slot, earliest);
     return;
   }
-  const isa::WarpInst& wi = (*w.insts)[w.next];
-  const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
-  w.next_unit = si.op.unit;
+  const isa::StaticInst& si = *w.next_inst.si;
   const std::uint64_t fetched = std::max(earliest, frontend_.ready(slot));
   if (const ControlBitsTable* control = kernel_of(w).control) {
-    const ControlReady r = control_ready(w.scoreboards, (*control)[wi.static_index], fetched);
+    const ControlReady r =
+        control_ready(w.scoreboards, (*control)[w.next_inst.static_index], fetched);
     w.ready_cycle = r.cycle;
     w.control_wait = r.state;
     return;
@@ -192,12 +200,8 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
 bool Sm::can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const {
   const Warp& w = warps_[slot];
   if (w.state != WarpState::kRunning || w.ready_cycle > cycle) return false;
-  const isa::WarpInst& wi = (*w.insts)[w.next];
-  const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
-  if (sub.unit_free[static_cast<std::size_t>(si.op.unit)] > cycle) return false;
-  if (si.op.mem != isa::MemKind::kNone && wi.addr_count > 0 && memory_path_full(sub, si))
-    return false;
-  return true;
+  if (sub.unit_free[static_cast<std::size_t>(w.next_inst.unit)] > cycle) return false;
+  return !w.next_inst.memory || !memory_path_full(sub, *w.next_inst.si);
 }
 
 bool Sm::issue(SubCore& sub, std::uint64_t cycle, Picos now) {
@@ -237,7 +241,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   // Operand reads overlap the pipe's initiation interval. An LSU queue takes one
   // instruction per cycle and paces them into the pipe itself.
   const bool async = si.op.async != isa::AsyncOp::kNone;
-  const bool memory = !async && si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
+  const bool memory = !async && w.next_inst.memory;
   const bool queued = memory && uses_mio_queue(si);
   sub.unit_free[unit] = queued ? std::max(sub.unit_free[unit], dispatch + 1)
                                : std::max(cycle + interval, dispatch + 1);
@@ -254,15 +258,14 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
       counters_.tensor_flops[static_cast<std::size_t>(si.op.matrix.type)] += flops;
   }
   account(w, cycle, WarpCycleState::kSelected);
-  ++w.next;
+  set_next(w, w.insts, w.next + 1);
   if (observer_ != nullptr) observer_->issued(id_, slot, cycle, si);
   // Control flow: a successor not at the next PC is a taken branch (fetch redirects);
   // reconvergence instructions delay the warp's next issue.
   std::uint64_t redirect = 0, next_issue = dispatch + 1;
   if (si.op.control != isa::ControlKind::kNone) {
     const isa::Arch arch = kernel_of(w).info->arch;
-    if (w.has_next() && (*kernel_of(w).statics)[(*w.insts)[w.next].static_index].pc !=
-                            next_sequential_pc(arch, si.pc)) {
+    if (w.has_next() && w.next_inst.si->pc != next_sequential_pc(arch, si.pc)) {
       redirect = dispatch + std::max<std::uint32_t>(control_costs_.branch_resolve_cycles(), 1);
     }
     next_issue = dispatch + control_costs_.issue_delay(si.op);
@@ -348,7 +351,7 @@ void Sm::finish_warp(unsigned slot, std::uint64_t cycle) {
   Warp& w = warps_[slot];
   account(w, cycle, WarpCycleState::kDrain);
   w.state = WarpState::kFree;
-  w.insts = nullptr;
+  set_next(w, nullptr, 0);
   CtaSlot& c = ctas_[w.cta_slot];
   if (++c.finished_warps == c.resources.warps) retire_cta(w.cta_slot, cycle);
 }
@@ -386,10 +389,10 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after, bool every_warp) const {
     for (std::uint64_t m = every_warp ? all_slots(sub) : timed_warps(sub); m != 0; m &= m - 1) {
       const Warp& w = warps_[sub.slots[static_cast<unsigned>(std::countr_zero(m))]];
       if (w.state != WarpState::kRunning || w.ready_cycle == kNeverCycle) continue;
-      std::uint64_t t = std::max(
-          {w.ready_cycle,
-           sub.unit_free[static_cast<std::size_t>(every_warp ? next_inst(w).op.unit : w.next_unit)],
-           sub.dispatch_free});
+      std::uint64_t t = std::max({w.ready_cycle,
+                                  sub.unit_free[static_cast<std::size_t>(
+                                      every_warp ? read_next(w).unit : w.next_inst.unit)],
+                                  sub.dispatch_free});
       best = std::min(best, std::max(t, after));
     }
   }
@@ -448,9 +451,8 @@ std::string Sm::describe_state() const {
       resident_ctas_, by_state[1], by_state[2], by_state[3], by_state[4], by_state[5],
       port_.outstanding());
   if (oldest != nullptr && oldest->has_next()) {
-    const isa::WarpInst& wi = (*oldest->insts)[oldest->next];
     out += fmt::format("; oldest warp at PC {:#06x}, ready at cycle {}, {} accesses outstanding",
-                       (*kernel_of(*oldest).statics)[wi.static_index].pc,
+                       oldest->next_inst.si->pc,
                        oldest->ready_cycle == kNeverCycle ? std::string("(load pending)")
                                                           : std::to_string(oldest->ready_cycle),
                        oldest->outstanding);

@@ -99,7 +99,10 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   struct WarpClass;
 
   const KernelContext& kernel_of(const Warp& w) const;
-  const isa::StaticInst& next_inst(const Warp& w) const;
+  // Moves warp w to instruction `next` of `insts` (null: none) and caches what issue
+  // checks about it (Warp::next_inst); read_next reads that from the trace.
+  void set_next(Warp& w, const std::vector<isa::WarpInst>* insts, std::uint32_t next);
+  NextInst read_next(const Warp& w) const;
   bool complete_memory(std::uint64_t cycle, Picos now);
   bool submit_addresses(Picos now);
   bool issue(SubCore& sub, std::uint64_t cycle, Picos now);

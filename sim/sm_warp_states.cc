@@ -75,8 +75,7 @@ Sm::WarpClass Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycl
   }
   const KernelContext& kernel = kernel_of(w);
   if (w.ready_cycle > cycle && kernel.control != nullptr) return {w.control_wait, w.ready_cycle};
-  const isa::WarpInst& wi = (*w.insts)[w.next];
-  const isa::StaticInst& si = (*kernel.statics)[wi.static_index];
+  const isa::StaticInst& si = *w.next_inst.si;
   if (w.ready_cycle == kNeverCycle) {
     auto pending_shared = [&](std::uint16_t r) {
       return w.reg_ready[r] == kNeverCycle && w.reg_pending_shared[r];
@@ -93,7 +92,7 @@ Sm::WarpClass Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycl
                                                   : WarpCycleState::kMathPipeThrottle,
             unit_free, kOnIssue};
   }
-  const bool memory = si.op.mem != isa::MemKind::kNone && wi.addr_count > 0;
+  const bool memory = w.next_inst.memory;
   const std::uint8_t depends = memory ? kOnIssue | kOnAddressStage : kOnIssue;
   if (memory)
     return after_address_stage(sub, cycle, memory_path_full(sub, si), memory_throttle(si));
@@ -168,7 +167,7 @@ void Sm::reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle)
     for (std::uint64_t m = sub.depends_on_address_stage & ~marked; m != 0; m &= m - 1) {
       const auto i = static_cast<unsigned>(std::countr_zero(m));
       Warp& w = warps_[sub.slots[i]];
-      const isa::StaticInst& si = (*kernel_of(w).statics)[(*w.insts)[w.next].static_index];
+      const isa::StaticInst& si = *w.next_inst.si;
       const WarpClass c =
           after_address_stage(sub, state_cycle, memory_path_full(sub, si), memory_throttle(si));
       set_class(sub, i, c);
@@ -182,6 +181,10 @@ void Sm::check_warp_states(std::uint64_t state_cycle) const {
     for (unsigned slot : sub.slots) {
       const Warp& w = warps_[slot];
       if (w.state == WarpState::kFree) continue;
+      if (w.next_inst != read_next(w)) {
+        throw Error(fmt::format("{}: warp slot {} holds stale facts about its instruction {}",
+                                name_, slot, w.next));
+      }
       const WarpCycleState fresh = classify(w, sub, state_cycle).state;
       if (fresh != w.cycle_state) {
         throw Error(fmt::format("{}: warp slot {} held state {} at cycle {} but is in state {}",

@@ -31,17 +31,28 @@ struct BulkGroup {
   std::uint32_t unacked = 0;
 };
 
+// What issue checks about a warp's next instruction, copied from the trace when the
+// warp moves to it (Sm::set_next) so that warps that cannot issue do not read the trace.
+struct NextInst {
+  const isa::StaticInst* si = nullptr;  // null: no instruction left
+  std::uint32_t static_index = 0;
+  isa::UnitClass unit{};
+  bool memory = false;  // a memory instruction with addresses
+  bool operator==(const NextInst&) const = default;
+};
+
 struct Warp {
   WarpState state = WarpState::kFree;
   std::uint32_t cta_slot = 0;
   std::uint64_t age = 0;  // launch order on this SM
+  // The instruction stream and the position in it: change only through Sm::set_next.
   const std::vector<isa::WarpInst>* insts = nullptr;
   std::uint32_t next = 0;
+  NextInst next_inst;
   // Earliest cycle at which the next instruction's registers allow issue
   // (kNeverCycle while one of them waits for a load).
   std::uint64_t ready_cycle = 0;
   std::uint64_t min_issue_cycle = 0;  // one past the cycle of its last issue
-  isa::UnitClass next_unit{};         // the next instruction's pipe (set by Sm::advance)
   // Cycle accounting: the state held since `state_since` (not yet counted).
   WarpCycleState cycle_state = WarpCycleState::kWait;
   std::uint64_t state_since = 0;
@@ -83,7 +94,7 @@ struct Warp {
   WarpCycleState control_wait = WarpCycleState::kWait;
   ReuseCache reuse_cache = kEmptyReuseCache;  // operand reuse cache (sim/register_file.h)
 
-  bool has_next() const { return insts != nullptr && next < insts->size(); }
+  bool has_next() const { return next_inst.si != nullptr; }
 };
 
 }  // namespace sassim::sim
