@@ -36,8 +36,13 @@ struct NocRig {
     for (auto& l : sm_responses) sm_response_ptrs.push_back(l.get());
     for (auto& l : slice_requests) slice_request_ptrs.push_back(l.get());
     for (auto& l : slice_responses) slice_response_ptrs.push_back(l.get());
+    l2_period = l2_period_ps;
+    build();
+  }
+  // (Re)makes the crossbar from `config`.
+  void build() {
     noc =
-        std::make_unique<Interconnect>(config, Clock{1000}, Clock{l2_period_ps}, 32, map, routes,
+        std::make_unique<Interconnect>(config, Clock{1000}, Clock{l2_period}, 32, map, routes,
                                        Interconnect::Ports{sm_request_ptrs, sm_response_ptrs,
                                                            slice_request_ptrs, slice_response_ptrs},
                                        bell);
@@ -50,6 +55,7 @@ struct NocRig {
   }
 
   config::InterconnectConfig config;
+  Picos l2_period = 1000;
   AddressMap map;
   NocRoutes routes;
   Doorbell bell;
@@ -108,11 +114,7 @@ TEST(Interconnect, RequestPortSpacesWritesWhileResponsesKeepThePort) {
   // 136-byte responses into the same SM still start floor(136 / 64) = 2 cycles apart.
   NocRig rig(64, 64);
   rig.config.set_request_port_bytes_per_cycle(34);
-  rig.noc = std::make_unique<Interconnect>(
-      rig.config, Clock{1000}, Clock{1000}, 32, rig.map, rig.routes,
-      Interconnect::Ports{rig.sm_request_ptrs, rig.sm_response_ptrs, rig.slice_request_ptrs,
-                          rig.slice_response_ptrs},
-      rig.bell);
+  rig.build();
   for (int i = 0; i < 4; ++i) rig.send(0, ReqKind::kWrite, 0xf);
   for (std::uint32_t tag : {1u, 2u}) {
     rig.slice_responses[0]->push(
