@@ -44,8 +44,9 @@ constexpr Launch launch(const Problem& p) {
            .grid = {p.n / kTileN, p.m / kTileM},
            .block = {kThreads},
            .dynamic_shared_bytes = kSharedBytes};
-  l.add(tensor_map_arg("a_map", uint64_t{p.m} * p.k * 2))
-      .add(tensor_map_arg("bt_map", uint64_t{p.n} * p.k * 2))
+  // As the program's cuTensorMapEncodeTiled calls describe them (BF16, 128-byte swizzle).
+  l.add(tensor_map_arg("a_map", {p.m, p.k, 2, kTileM, kTileK, 128}))
+      .add(tensor_map_arg("bt_map", {p.n, p.k, 2, kTileN, kTileK, 128}))
       .add(buffer_arg("c", uint64_t{p.m} * p.n * 4, Access::kWrite))
       .add(u32_arg("m", p.m))
       .add(u32_arg("n", p.n))

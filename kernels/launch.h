@@ -23,6 +23,18 @@ struct Dim3 {
 enum class ArgKind : uint8_t { kBuffer, kU32, kF32, kTensorMap };
 enum class Access : uint8_t { kNone, kRead, kWrite, kReadWrite };
 
+// What a TMA descriptor describes: a row-major matrix of `rows` x `cols` elements
+// (rows `cols x element_bytes` bytes apart) copied in boxes of box_rows x box_cols,
+// written into shared memory with the given swizzle span (0, 32, 64 or 128 bytes).
+struct TensorMapShape {
+  uint64_t rows = 0;
+  uint64_t cols = 0;
+  uint32_t element_bytes = 0;
+  uint32_t box_rows = 0;
+  uint32_t box_cols = 0;
+  uint32_t swizzle_bytes = 0;
+};
+
 struct Arg {
   std::string_view name;
   ArgKind kind = ArgKind::kU32;
@@ -32,6 +44,7 @@ struct Arg {
   Access access = Access::kNone;
   // Scalars: the value's bits (an f32 as its IEEE bit pattern).
   uint32_t value_bits = 0;
+  TensorMapShape map{};  // tensor maps only
 };
 
 inline constexpr uint32_t kMaxArgs = 8;
@@ -56,8 +69,9 @@ struct Launch {
 constexpr Arg buffer_arg(std::string_view name, uint64_t size_bytes, Access access) {
   return Arg{name, ArgKind::kBuffer, size_bytes, access, 0};
 }
-constexpr Arg tensor_map_arg(std::string_view name, uint64_t described_bytes) {
-  return Arg{name, ArgKind::kTensorMap, described_bytes, Access::kRead, 0};
+constexpr Arg tensor_map_arg(std::string_view name, const TensorMapShape& map) {
+  return Arg{name, ArgKind::kTensorMap, map.rows * map.cols * map.element_bytes, Access::kRead, 0,
+             map};
 }
 constexpr Arg u32_arg(std::string_view name, uint32_t value) {
   return Arg{name, ArgKind::kU32, 4, Access::kNone, value};

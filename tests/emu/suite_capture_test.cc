@@ -1,4 +1,4 @@
-// The suite kernels' committed sm_80 and sm_90 listings executed on small problems:
+// The suite kernels' committed sm_80, sm_90 and sm_90a listings executed on small problems:
 // outputs equal the CPU references, the traces replay in the timing model with the
 // same warp-instruction count, and that count follows the kernels' loop structure.
 #include <gtest/gtest.h>
@@ -177,6 +177,45 @@ TEST(SuiteCaptureDeterminism, TwoCapturesWriteIdenticalTraces) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Archs, SuiteCapture, ::testing::Values("sm_80", "sm_90"));
+
+// Lines of the trace whose opcode starts with `opcode`.
+uint64_t count_lines(const fs::path& folder, std::string_view opcode) {
+  std::ifstream in(folder / "kernel-1.traceg");
+  uint64_t n = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string pc, mask, word;
+    int dsts = 0;
+    if (!(words >> pc >> mask >> dsts)) continue;
+    // The opcode follows the destination registers.
+    for (int k = 0; k <= dsts; ++k) words >> word;
+    if (word.starts_with(opcode)) ++n;
+  }
+  return n;
+}
+
+TEST(HopperCapture, Bf16GemmWgmmaMatchesItsReferenceAndReplays) {
+  // K = 256 fills the 4-stage ring once and refills it; K = 64 leaves three stages unused.
+  for (const std::vector<std::string_view>& values :
+       {std::vector<std::string_view>{"256", "128", "256"}, {"128", "128", "64"}}) {
+    SCOPED_TRACE(std::string(values[0]) + " " + std::string(values[2]));
+    const Captured got = run("sm_90a", "bf16_gemm_wgmma", values, true);
+    EXPECT_TRUE(got.check.ok) << got.check.message;
+    const uint64_t ctas = std::stoul(std::string(values[0])) / 128;
+    const uint64_t stages = std::stoul(std::string(values[2])) / 64;
+    // Per stage: two TMA loads; each warp waits once (no retries) and issues 8 HGMMA.
+    EXPECT_EQ(count_lines(got.folder, "UTMALDG"), ctas * stages * 2);
+    EXPECT_EQ(count_lines(got.folder, "SYNCS.PHASECHK"), ctas * stages * 4);
+    EXPECT_EQ(count_lines(got.folder, "SYNCS.ARRIVE"), ctas * stages);
+    EXPECT_EQ(count_lines(got.folder, "HGMMA"), ctas * stages * 4 * 8);
+    auto workload = traces::open_accelsim_workload(got.folder);
+    sim::Gpu gpu(config::load_config("h100", {}));
+    const auto results = gpu.run(*workload);
+    ASSERT_EQ(results.size(), 1U);
+    EXPECT_EQ(results[0].warp_insts, got.result.warp_insts);
+    fs::remove_all(got.folder);
+  }
+}
 
 }  // namespace
 }  // namespace sassim::emu

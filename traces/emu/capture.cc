@@ -10,6 +10,7 @@
 
 #include "isa/error.h"
 #include "traces/emu/executor.h"
+#include "traces/emu/tensor_map.h"
 #include "traces/emu/trace_writer.h"
 
 namespace sassim::emu {
@@ -35,7 +36,7 @@ std::optional<int> sm_of(std::string_view text) {
 
 DeviceBuffers::DeviceBuffers(const kernels::Launch& launch) {
   for (const kernels::Arg& a : launch.arguments()) {
-    if (a.kind == kernels::ArgKind::kBuffer) {
+    if (a.kind == kernels::ArgKind::kBuffer || a.kind == kernels::ArgKind::kTensorMap) {
       memory.allocate(std::string(a.name), a.size_bytes);
       allocation_of_arg.push_back(static_cast<int>(memory.count() - 1));
     } else {
@@ -59,7 +60,11 @@ ConstBank make_const_bank(const kernels::Launch& launch, const DeviceBuffers& bu
   put(bank.bytes, 0x0, dims, sizeof(dims));
   const uint32_t stack_top = kLocalBytesPerThread;
   put(bank.bytes, 0x28, &stack_top, 4);
-  uint64_t offset = sm_version >= 90 ? 0x210 : 0x160;
+  if (sm_version >= 90) {
+    const uint64_t params = kParamWindowBase + kParamBankOffset;
+    put(bank.bytes, kParamPointerOffset, &params, 8);
+  }
+  uint64_t offset = sm_version >= 90 ? kParamBankOffset : 0x160;
   const auto args = launch.arguments();
   for (size_t i = 0; i < args.size(); ++i) {
     const kernels::Arg& a = args[i];
@@ -72,11 +77,18 @@ ConstBank make_const_bank(const kernels::Launch& launch, const DeviceBuffers& bu
         offset += 8;
         break;
       }
-      case kernels::ArgKind::kTensorMap:
-        offset = (offset + 63) / 64 * 64;
-        bank.bytes.resize(std::max<size_t>(bank.bytes.size(), offset + 128));
-        offset += 128;
+      case kernels::ArgKind::kTensorMap: {
+        // nvcc places a __grid_constant__ CUtensorMap at a 128-byte aligned bank offset.
+        offset = (offset + 127) / 128 * 128;
+        bank.bytes.resize(std::max<size_t>(bank.bytes.size(), offset + kTensorMapBytes));
+        const uint64_t address =
+            buffers.memory.address(static_cast<size_t>(buffers.allocation_of_arg[i]));
+        encode_tensor_map(
+            a.map, address,
+            std::span<uint8_t, kTensorMapBytes>(bank.bytes.data() + offset, kTensorMapBytes));
+        offset += kTensorMapBytes;
         break;
+      }
       default:
         offset = (offset + 3) / 4 * 4;
         put(bank.bytes, offset, &a.value_bits, 4);

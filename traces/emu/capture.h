@@ -22,14 +22,17 @@ inline constexpr uint32_t kSharedWindowBytes = 1024 + 228 * 1024;
 // The launch's buffers in device memory, allocated in argument order.
 struct DeviceBuffers {
   GlobalMemory memory;
-  std::vector<int> allocation_of_arg;  // per argument: its allocation, -1 for scalars
+  // Per argument: its allocation (a buffer, or the matrix a tensor map describes), -1
+  // for scalars.
+  std::vector<int> allocation_of_arg;
 
   explicit DeviceBuffers(const kernels::Launch& launch);
   std::vector<uint8_t>& arg(size_t index);
 };
 
 // Constant bank 0 of a launch: block and grid dimensions, the stack top, and the
-// parameters from 0x160 (sm_70..sm_89) or 0x210 (sm_90).
+// parameters from 0x160 (sm_70..sm_89) or 0x210 (sm_90; then also the parameters'
+// generic address at 0x198, and tensor maps as traces/emu/tensor_map.h lays them out).
 ConstBank make_const_bank(const kernels::Launch& launch, const DeviceBuffers& buffers,
                           int sm_version);
 

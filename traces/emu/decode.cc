@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -261,6 +262,9 @@ class Decoder {
         case OperandKind::kBarrier:
           inst.sub = static_cast<uint8_t>(o.reg);
           break;
+        case OperandKind::kOther:
+          wgmma_operand(s, o, inst);
+          break;
         case OperandKind::kConst:
           if (inst.op == Op::kLdc &&
               (o.const_offset_reg.present() && !o.const_bank_reg.present()) && o.const_bank == 0) {
@@ -287,6 +291,20 @@ class Decoder {
         fmt::format("{}{}{} {} {}{}{}", dsts.size(), dsts.empty() ? "" : " ", fmt::join(dsts, " "),
                     s.mnemonic, srcs.size(), srcs.empty() ? "" : " ", fmt::join(srcs, " "));
     return inst;
+  }
+
+  // HGMMA's "gdesc[URn]" (the uniform registers of its matrix descriptors) and "gsb0"
+  // (it commits a wgmma group: nothing to compute).
+  void wgmma_operand(const Instruction& s, const Operand& o, Inst& inst) const {
+    if (inst.op == Op::kHgmma && o.name == "gsb0") return;
+    unsigned reg = 0;
+    const std::string_view name = o.name;
+    const bool desc = name.starts_with("gdesc[UR") && name.ends_with("]") &&
+                      std::from_chars(name.data() + 8, name.data() + name.size() - 1, reg).ptr ==
+                          name.data() + name.size() - 1;
+    if (inst.op != Op::kHgmma || !desc || reg + 3 >= kURowZero)
+      fail(s, fmt::format("unexpected operand {}", o.text));
+    inst.mem.ureg = static_cast<uint16_t>(reg);
   }
 
   // Per-operation fix-ups of the generic operand layout.

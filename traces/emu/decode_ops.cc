@@ -96,6 +96,11 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"REDG", Op::kRed, Unit::kMem, kNone},
     {"HMMA", Op::kHmma, Unit::kTensor, kR},
     {"LDSM", Op::kLdsm, Unit::kTensor, kR},
+    {"HGMMA", Op::kHgmma, Unit::kTensor, kR},
+    {"SYNCS", Op::kSyncs, Unit::kAsync, OpShape{1, 1}},
+    {"UTMALDG", Op::kUtmaldg, Unit::kAsync, kNone},
+    {"ELECT", Op::kElect, Unit::kAsync, OpShape{1, 1}},
+    {"WARPGROUP", Op::kNop, Unit::kControl, kNone},
     {"NOP", Op::kNop, Unit::kControl, kNone},
     {"DEPBAR", Op::kNop, Unit::kControl, kNone},
     {"LDGDEPBAR", Op::kNop, Unit::kControl, kNone},
@@ -176,6 +181,8 @@ std::string decode_opcode(const Instruction& source, Inst& inst, OpShape& shape)
   if (row->uniform) inst.flags |= flag::kUniform;
   const Op op = row->op;
   if (op == Op::kMufu) inst.sub = 255;
+  if (op == Op::kHgmma || op == Op::kSyncs || op == Op::kUtmaldg || op == Op::kElect)
+    return decode_hopper_modifiers(source, inst);
   for (const std::string& mod : source.modifiers) {
     const std::string_view m = mod;
     if (ignored(m)) continue;
@@ -339,6 +346,14 @@ std::string decode_opcode(const Instruction& source, Inst& inst, OpShape& shape)
     if (op == Op::kNop || op == Op::kBar || op == Op::kCall || op == Op::kRet || op == Op::kBra ||
         op == Op::kExit || op == Op::kWarpsync) {
       if (m == "LE" || m == "U" || m == "ABS" || m == "KEEPREFCOUNT") continue;
+      // FENCE.VIEW.ASYNC.S, MEMBAR.ALL.CTA, WARPGROUP.ARRIVE / .DEPBAR: nothing to compute
+      // when every operation completes as it executes.
+      if (m == "VIEW" || m == "ASYNC" || m == "S" || m == "ALL" || m == "ARRIVE" || m == "DEPBAR")
+        continue;
+      if (op == Op::kBra && m == "ANY") {
+        inst.flags |= flag::kAny;
+        continue;
+      }
     }
     if (op == Op::kLds || op == Op::kSts || op == Op::kLdg || op == Op::kStg) {
       if (m == "U") continue;  // LDS.U: a uniform address hint

@@ -18,4 +18,8 @@ struct OpShape {
 // the unsupported opcode or modifier.
 std::string decode_opcode(const traces::sass::Instruction& source, Inst& inst, OpShape& shape);
 
+// The modifiers of the Hopper operations (HGMMA, SYNCS, UTMALDG, ELECT; decode_hopper.cc):
+// sets sub and mma_n, or returns an error text naming what is unsupported.
+std::string decode_hopper_modifiers(const traces::sass::Instruction& source, Inst& inst);
+
 }  // namespace sassim::emu::detail

@@ -18,6 +18,11 @@ void exec_fp(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_fp64(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_mem(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
 void exec_tensor(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
+void exec_wgmma(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
+void exec_async(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx);
+// True when `inst` is a try-wait on an mbarrier phase that has not completed: the warp
+// then waits before it (the executor runs other warps) rather than spinning.
+bool waits_on_mbarrier(const Inst& inst, const Warp& w, uint32_t mask, ExecContext& ctx);
 
 // The host's rounding mode set to an instruction's (.RZ / .RM / .RP, else nearest) for
 // the lifetime of the guard.

@@ -67,6 +67,7 @@ void Executor::reset_warps() {
     w.waiting = 0;
     w.diverged = false;
     w.at_barrier = false;
+    w.at_mbarrier = false;
     w.done = false;
     w.index = static_cast<uint32_t>(i);
     w.trace.clear();
@@ -77,14 +78,15 @@ void Executor::reset_warps() {
 void Executor::run_cta(Dim3 id) {
   cta_.id = id;
   reset_warps();
+  cta_.mbarriers.clear();
   cta_insts_ = 0;
   ExecContext ctx{global_, cta_, bank_, program_, shape_.block, shape_.grid, shape_.local_bytes, 0};
   for (;;) {
-    bool ran = false;
+    const uint64_t before = warp_insts_;
     for (Warp& w : cta_.warps) {
       if (!w.done && !w.at_barrier) {
+        w.at_mbarrier = false;  // tries its wait again
         run_warp(w, ctx);
-        ran = true;
       }
     }
     size_t live = 0, arrived = 0;
@@ -98,15 +100,28 @@ void Executor::run_cta(Dim3 id) {
       for (Warp& w : cta_.warps) w.at_barrier = false;
       continue;
     }
-    if (!ran)
-      throw Error(fmt::format("{}: CTA ({},{},{}) of {} made no progress", program_.origin, id.x,
-                              id.y, id.z, program_.name));
+    if (warp_insts_ == before) no_progress();
   }
+}
+
+void Executor::no_progress() const {
+  std::string waits;
+  for (const Warp& w : cta_.warps) {
+    if (!w.at_mbarrier) continue;
+    const uint32_t at = w.diverged ? w.pc[static_cast<unsigned>(std::countr_zero(w.alive))] : w.cur;
+    waits += fmt::format("{}warp {} at PC 0x{:04x}", waits.empty() ? "" : ", ", w.index,
+                         program_.insts[at].pc);
+  }
+  throw Error(fmt::format(
+      "{}: CTA ({},{},{}) of {} made no progress{}", program_.origin, cta_.id.x, cta_.id.y,
+      cta_.id.z, program_.name,
+      waits.empty() ? std::string()
+                    : ": waiting on mbarrier phases no warp can complete (" + waits + ")"));
 }
 
 void Executor::run_warp(Warp& w, ExecContext& ctx) {
   const auto size = static_cast<uint32_t>(program_.insts.size());
-  while (!w.done && !w.at_barrier) {
+  while (!w.done && !w.at_barrier && !w.at_mbarrier) {
     uint32_t index, group;
     if (!w.diverged) {
       index = w.cur;
@@ -121,6 +136,10 @@ void Executor::run_warp(Warp& w, ExecContext& ctx) {
     const Inst& inst = program_.insts[index];
     uint32_t exec = group;
     if (inst.guard.reg != kPredTrue || inst.guard.negate) exec = pred_mask(w, inst.guard, group);
+    if (inst.unit == Unit::kAsync && waits_on_mbarrier(inst, w, exec, ctx)) {
+      w.at_mbarrier = true;  // runs it when the phase has completed
+      return;
+    }
     const auto addr_begin = static_cast<uint32_t>(w.addrs.size());
     w.trace.push_back({index, exec, addr_begin, 0});
     ctx.clock = warp_insts_;
@@ -146,7 +165,15 @@ void Executor::run_warp(Warp& w, ExecContext& ctx) {
         w.trace.back().addr_count = static_cast<uint32_t>(w.addrs.size()) - addr_begin;
         break;
       case Unit::kTensor:
-        exec_tensor(inst, w, exec, ctx);
+        if (inst.op == Op::kHgmma) {
+          exec_wgmma(inst, w, exec, ctx);
+        } else {
+          exec_tensor(inst, w, exec, ctx);
+        }
+        w.trace.back().addr_count = static_cast<uint32_t>(w.addrs.size()) - addr_begin;
+        break;
+      case Unit::kAsync:
+        exec_async(inst, w, exec, ctx);
         w.trace.back().addr_count = static_cast<uint32_t>(w.addrs.size()) - addr_begin;
         break;
       case Unit::kControl:
@@ -240,9 +267,15 @@ void Executor::control(const Inst& inst, uint32_t index, Warp& w, uint32_t group
                        ExecContext& ctx) {
   switch (inst.op) {
     case Op::kBra:
-    case Op::kCall:
-      split(w, group, exec, inst.target, index + 1);
+    case Op::kCall: {
+      // BRA Pn, target: the lanes whose guard and Pn hold; .ANY: every lane, if any does.
+      uint32_t taken = exec;
+      if (inst.psrc[0].reg != kPredTrue || inst.psrc[0].negate)
+        taken = pred_mask(w, inst.psrc[0], taken);
+      if ((inst.flags & flag::kAny) != 0 && taken != 0) taken = group;
+      split(w, group, taken, inst.target, index + 1);
       return;
+    }
     case Op::kRet: {
       if (!w.diverged) {
         for_lanes(w.alive, [&](unsigned l) { w.pc[l] = w.cur; });

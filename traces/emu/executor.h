@@ -1,7 +1,7 @@
 // Runs the CTAs of one launch of a decoded program, warp by warp: each warp runs until
-// it reaches a CTA barrier or exits; divergent lanes keep their own PCs, the group
-// with the lowest PC runs first, and lanes that reach a BSYNC wait there for the
-// other lanes of their BSSY mask.
+// it reaches a CTA barrier, a try-wait on an mbarrier phase not yet complete, or exits; divergent
+// lanes keep their own PCs, the group with the lowest PC runs first, and lanes that reach a BSYNC
+// wait there for the other lanes of their BSSY mask.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,7 @@ class Executor {
 
  private:
   void reset_warps();
+  [[noreturn]] void no_progress() const;
   void run_warp(Warp& w, ExecContext& ctx);
   // Executes a control operation for `group` (guard results in `exec`).
   void control(const Inst& inst, uint32_t index, Warp& w, uint32_t group, uint32_t exec,

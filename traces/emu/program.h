@@ -27,7 +27,7 @@ inline constexpr uint8_t kPredTrue = 7;
 inline constexpr uint8_t kPredScratch = 8;
 inline constexpr uint8_t kPredRows = 9;
 
-enum class Unit : uint8_t { kInt, kFp, kFp64, kMem, kControl, kTensor };
+enum class Unit : uint8_t { kInt, kFp, kFp64, kMem, kControl, kTensor, kAsync };
 
 enum class Op : uint8_t {
   // integer and logic (exec_int.cc, exec_int2.cc)
@@ -88,9 +88,14 @@ enum class Op : uint8_t {
   kAtomg,
   kAtoms,
   kRed,
-  // tensor (exec_tensor.cc)
+  // tensor (exec_tensor.cc, exec_wgmma.cc)
   kHmma,
   kLdsm,
+  kHgmma,
+  // Hopper asynchronous operations (exec_async.cc): mbarriers, TMA loads, ELECT
+  kSyncs,
+  kUtmaldg,
+  kElect,
   // control (executor.cc)
   kNop,
   kBra,
@@ -154,7 +159,16 @@ inline constexpr uint32_t kSx32 = 1U << 11;     // LEA.HI .SX32
 inline constexpr uint32_t kUniform = 1U << 12;  // uniform datapath (UIADD3, ULDC, ...)
 inline constexpr uint32_t kZfill = 1U << 13;    // LDGSTS .ZFILL
 inline constexpr uint32_t kClear = 1U << 14;    // BMOV .CLEAR
+inline constexpr uint32_t kAny = 1U << 15;  // BRA .ANY: all lanes go when any lane's guard holds
 }  // namespace flag
+
+// What a SYNCS instruction does to its mbarrier (Inst::sub).
+enum class SyncsOp : uint8_t {
+  kInit,      // SYNCS.EXCH.64: mbarrier.init
+  kArrive,    // SYNCS.ARRIVE.TRANS64.A1T0: mbarrier.arrive
+  kArriveTx,  // SYNCS.ARRIVE.TRANS64: mbarrier.arrive.expect_tx
+  kTryWait,   // SYNCS.PHASECHK.TRANS64.TRYWAIT: mbarrier.try_wait.parity
+};
 
 // Comparison of ISETP / FSETP (U: unordered also true).
 enum class Cmp : uint8_t {
@@ -182,17 +196,21 @@ struct Inst {
   Op op = Op::kNop;
   Unit unit = Unit::kControl;
   uint8_t nsrc = 0;
-  uint8_t sub = 0;    // per operation: Cmp, MUFU function, SHFL mode, atomic op, ...
-  uint8_t sub2 = 0;   // per operation: BoolOp, Rounding, LDSM matrices, ...
-  uint8_t width = 4;  // memory access bytes per thread (1..16); result registers of loads
+  uint8_t sub = 0;     // per operation: Cmp, MUFU function, SHFL mode, atomic op, ...
+  uint8_t sub2 = 0;    // per operation: BoolOp, Rounding, LDSM matrices, ...
+  uint8_t width = 4;   // memory access bytes per thread (1..16); result registers of loads
+  uint16_t mma_n = 0;  // HGMMA: N of its 64xNx16 shape
   uint32_t flags = 0;
   PredSrc guard;                                          // reg kPredTrue, not negated: unguarded
   std::array<uint16_t, 2> dst{kRowScratch, kRowScratch};  // register rows
   std::array<uint8_t, 2> pdst{kPredScratch, kPredScratch};
   std::array<Src, 5> src{};
   std::array<PredSrc, 3> psrc{};
-  MemAddr mem;          // loads, stores, atomics: the address; LDGSTS: the shared address
-  MemAddr mem2;         // LDGSTS: the global address
+  // Loads, stores, atomics, SYNCS: the address; LDGSTS: the shared address; UTMALDG: the
+  // uniform registers of its destination, mbarrier and coordinates; HGMMA: the
+  // uniform registers of its matrix descriptors (ureg).
+  MemAddr mem;
+  MemAddr mem2;         // LDGSTS: the global address; UTMALDG: the tensor map's
   uint32_t target = 0;  // branch target (instruction index)
   uint64_t pc = 0;
   uint32_t line = 0;

@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,7 @@ struct Warp {
   uint32_t waiting = 0;             // lanes waiting at a BSYNC
   bool diverged = false;
   bool at_barrier = false;
+  bool at_mbarrier = false;  // held before a try-wait on an mbarrier phase not yet complete
   bool done = false;
   uint32_t index = 0;  // warp in the CTA
   std::vector<TraceRecord> trace;
@@ -78,11 +80,20 @@ struct Warp {
   uint32_t reg(uint16_t row, unsigned lane) const { return r[size_t{row} * 32 + lane]; }
 };
 
+// A Hopper mbarrier (PTX mbarrier.*): kept beside shared memory, named by its offset.
+struct Mbarrier {
+  uint32_t expected = 0;  // arrivals per phase (mbarrier.init)
+  uint32_t pending = 0;   // arrivals still expected in the current phase
+  int64_t tx = 0;         // transaction bytes expected less bytes completed
+  uint64_t phase = 0;     // phases completed
+};
+
 struct Cta {
   Dim3 id;
   std::vector<uint8_t> shared;
   uint64_t shared_high = 0;  // highest shared byte offset touched + 1
   std::vector<Warp> warps;
+  std::map<uint32_t, Mbarrier> mbarriers;  // by shared-memory offset
 };
 
 // What one instruction executes against.

@@ -43,8 +43,29 @@ char* put(char* o, std::string_view text) {
 }
 
 bool records_addresses(const Inst& inst) {
-  if (inst.op == Op::kLdsm) return true;
+  if (inst.op == Op::kLdsm || inst.op == Op::kSyncs) return true;
   return inst.unit == Unit::kMem && inst.op != Op::kLdc;
+}
+
+// A TMA load's fields after its memory width (0), as Accel-Sim's tracer writes them:
+// "0xMBARRIER 0 BYTES OOB_BYTES 4 0xFIRST COUNT DELTAS..." (no multicast; mode 4, base
+// and deltas). `r` holds the mbarrier, the bytes, the bytes out of bounds, the transfers.
+char* put_tma_fields(char* o, const uint64_t* r, uint32_t n) {
+  o = put(o, "0 0x");
+  o = put_hex(o, r[0], 1);
+  o = put(o, " 0 ");
+  o = put_dec(o, static_cast<int64_t>(r[1]));
+  *o++ = ' ';
+  o = put_dec(o, static_cast<int64_t>(r[2]));
+  o = put(o, " 4 0x");
+  o = put_hex(o, n > 3 ? r[3] : 0, 1);
+  *o++ = ' ';
+  o = put_dec(o, n - 3);
+  for (uint32_t k = 4; k < n; ++k) {
+    *o++ = ' ';
+    o = put_dec(o, static_cast<int64_t>(r[k] - r[k - 1]));
+  }
+  return o;
 }
 
 }  // namespace
@@ -112,7 +133,21 @@ void TraceWriter::line(const Warp& w, const TraceRecord& r) {
   *o++ = ' ';
   o = put(o, std::string_view(prefix).substr(pc_length + 1));
   const uint8_t width = mem_width_[r.inst];
-  if (width == 0) {
+  const Op op = program_.insts[r.inst].op;
+  if (op == Op::kUtmaldg && r.addr_count >= 3) {
+    o = put_tma_fields(o, w.addrs.data() + r.addr_begin, r.addr_count);
+  } else if (op == Op::kSyncs && r.addr_count == 2) {
+    // The barrier, then its value as the immediate -(1 + value) (traces/kernel_trace.h).
+    const uint64_t* a = w.addrs.data() + r.addr_begin;
+    o = put(o, "8 1 0x");
+    o = put_hex(o, a[0], 1);
+    o = put(o, " 0 ");
+    o = put_dec(o, a[1] == ~uint64_t{0} ? 0 : -1 - static_cast<int64_t>(a[1]));
+    *o++ = '\n';
+    used_ = static_cast<size_t>(o - buffer_.data());
+    ++lines_;
+    return;
+  } else if (width == 0 || op == Op::kSyncs) {
     *o++ = '0';
   } else {
     o = put_dec(o, width);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "isa/error.h"
+#include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/flash_attention.h"
 #include "kernels/hgemm_mma.h"
 #include "kernels/pointer_chase.h"
@@ -47,6 +48,12 @@ void fill_halves(DeviceBuffers& b, size_t arg, uint64_t seed) {
   std::vector<uint16_t> v(b.arg(arg).size() / 2);
   k::fill_dyadic_half(v, seed);
   write_as(b.arg(arg), v);
+}
+
+std::vector<uint16_t> bf16s(DeviceBuffers& b, size_t arg, uint64_t seed) {
+  std::vector<uint16_t> v(b.arg(arg).size() / 2);
+  k::fill_dyadic_bf16(v, seed);
+  return v;
 }
 
 SuiteCheck compare(const std::vector<float>& got, const std::vector<float>& want, double rel,
@@ -97,6 +104,9 @@ void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuf
   } else if (name == k::hgemm_mma::kKernel) {
     fill_halves(b, 0, 1);
     fill_halves(b, 1, 2);
+  } else if (name == k::bf16_gemm_wgmma::kKernel) {
+    write_as(b.arg(0), bf16s(b, 0, 1));  // the matrices the two tensor maps describe
+    write_as(b.arg(1), bf16s(b, 1, 2));
   } else if (name == k::flash_attention::kKernel) {
     fill_halves(b, 0, 1);
     fill_halves(b, 1, 2);
@@ -109,7 +119,7 @@ void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuf
   } else {
     throw Error(
         fmt::format("capture has no inputs for kernel {}: expected one of the suite's "
-                    "sm_80-style kernels (bf16_gemm_wgmma needs HGMMA and TMA)",
+                    "kernels (kernels/suite.txt)",
                     name));
   }
 }
@@ -188,6 +198,12 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
     const auto p = k::hgemm_mma::parse_problem(values);
     std::vector<float> c(b.arg(2).size() / 4);
     k::hgemm_mma::reference(p, halves(0, 1), halves(1, 2), c);
+    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+  }
+  if (name == k::bf16_gemm_wgmma::kKernel) {
+    const auto p = k::bf16_gemm_wgmma::parse_problem(values);
+    std::vector<float> c(b.arg(2).size() / 4);
+    k::bf16_gemm_wgmma::reference(p, bf16s(b, 0, 1), bf16s(b, 1, 2), c);
     return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
   if (name == k::flash_attention::kKernel) {

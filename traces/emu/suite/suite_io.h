@@ -18,7 +18,7 @@ struct SuiteCheck {
 };
 
 // Fills the input buffers of `launch` (from kernels::describe_launch) as the kernel's suite
-// program does. Throws sassim::Error for a kernel capture cannot feed (bf16_gemm_wgmma).
+// program does. Throws sassim::Error for a kernel that is not in the suite.
 void fill_suite_inputs(const kernels::Launch& launch, kernels::ParamValues values,
                        DeviceBuffers& buffers);
 

@@ -1,0 +1,85 @@
+// Modifiers of the Hopper operations the executor runs: warpgroup matrix multiplies,
+// mbarriers, TMA tensor loads and ELECT.
+#include <algorithm>
+#include <charconv>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "traces/emu/decode_ops.h"
+
+namespace sassim::emu::detail {
+namespace {
+
+// "64x128x16" -> 128; 0 when the shape is not 64xNx16 with N a multiple of 8 up to 256.
+uint16_t wgmma_n(std::string_view m) {
+  if (!m.starts_with("64x") || !m.ends_with("x16")) return 0;
+  const std::string_view n_text = m.substr(3, m.size() - 6);
+  unsigned n = 0;
+  const auto [end, ec] = std::from_chars(n_text.data(), n_text.data() + n_text.size(), n);
+  if (ec != std::errc() || end != n_text.data() + n_text.size()) return 0;
+  if (n == 0 || n > 256 || n % 8 != 0) return 0;
+  return static_cast<uint16_t>(n);
+}
+
+std::string hgmma(const traces::sass::Instruction& s, Inst& inst) {
+  bool f32 = false, inputs = false;
+  for (const std::string& m : s.modifiers) {
+    if (const uint16_t n = wgmma_n(m); n != 0 && inst.mma_n == 0) {
+      inst.mma_n = n;
+    } else if (m == "F32" && !f32) {
+      f32 = true;
+    } else if ((m == "BF16" || m == "F16") && !inputs) {
+      inputs = true;
+      if (m == "BF16") inst.flags |= flag::kBf16;
+    } else {
+      return "unsupported modifier ." + m +
+             " of HGMMA (only HGMMA.64xNx16.F32.BF16 and .F32.F16, N = 8..256)";
+    }
+  }
+  if (inst.mma_n == 0 || !f32 || !inputs)
+    return "expected HGMMA.64xNx16.F32.BF16 or HGMMA.64xNx16.F32.F16";
+  return {};
+}
+
+std::string syncs(const traces::sass::Instruction& s, Inst& inst) {
+  const auto& m = s.modifiers;
+  auto is = [&](std::initializer_list<std::string_view> want) {
+    return m.size() == want.size() && std::equal(m.begin(), m.end(), want.begin());
+  };
+  if (is({"EXCH", "64"})) {
+    inst.sub = static_cast<uint8_t>(SyncsOp::kInit);
+  } else if (is({"ARRIVE", "TRANS64"})) {
+    inst.sub = static_cast<uint8_t>(SyncsOp::kArriveTx);
+  } else if (is({"ARRIVE", "TRANS64", "A1T0"})) {
+    inst.sub = static_cast<uint8_t>(SyncsOp::kArrive);
+  } else if (is({"PHASECHK", "TRANS64", "TRYWAIT"})) {
+    inst.sub = static_cast<uint8_t>(SyncsOp::kTryWait);
+  } else {
+    return "unsupported form " + s.mnemonic +
+           " (only SYNCS.EXCH.64, SYNCS.ARRIVE.TRANS64[.A1T0] and "
+           "SYNCS.PHASECHK.TRANS64.TRYWAIT)";
+  }
+  inst.width = 8;
+  return {};
+}
+
+}  // namespace
+
+std::string decode_hopper_modifiers(const traces::sass::Instruction& s, Inst& inst) {
+  switch (inst.op) {
+    case Op::kHgmma:
+      return hgmma(s, inst);
+    case Op::kSyncs:
+      return syncs(s, inst);
+    case Op::kUtmaldg:
+      if (s.modifiers.size() != 1 || s.modifiers[0] != "2D")
+        return "unsupported form " + s.mnemonic + " (only UTMALDG.2D)";
+      return {};
+    default:  // ELECT
+      if (!s.modifiers.empty()) return "unsupported modifier ." + s.modifiers[0] + " of ELECT";
+      return {};
+  }
+}
+
+}  // namespace sassim::emu::detail
