@@ -1,11 +1,14 @@
 #include "sim/control_bits.h"
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "isa/error.h"
 #include "isa/opcode.h"
+#include "isa/warpgroup.h"
 
 namespace sassim::sim {
 namespace {
@@ -24,6 +27,17 @@ ControlEntry entry_of(const traces::sass::Instruction& in) {
       in.operands[1].kind == OperandKind::kImmInt) {
     e.depbar_sb = static_cast<std::uint8_t>(in.operands[0].reg);
     e.depbar_max = static_cast<std::uint8_t>(std::clamp<std::int64_t>(in.operands[1].imm, 0, 63));
+  }
+  std::vector<std::string_view> texts;
+  for (const traces::sass::Operand& o : in.operands) texts.emplace_back(o.text);
+  if (in.opcode == "HGMMA" || in.opcode == "IGMMA" || in.opcode == "QGMMA" ||
+      in.opcode == "BGMMA") {
+    const auto wgmma = isa::warpgroup_mma_operands(texts);
+    e.wgmma_commit = wgmma && wgmma->commits_group;
+  }
+  if (in.opcode == "WARPGROUP") {
+    if (const auto n = isa::warpgroup_depbar_pending(texts))
+      e.wgmma_pending = static_cast<std::uint8_t>(std::min<std::uint32_t>(*n, 0xfe));
   }
   e.async_group = in.opcode == "LDGDEPBAR";
   e.bulk_commit = in.opcode == "UTMACMDFLUSH";

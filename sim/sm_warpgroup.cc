@@ -3,7 +3,8 @@
 // its operation starts (the last warp of the warpgroup issued it), and then ready at
 // the operation's end. A wgmma does not wait for the pending accumulator of an earlier
 // wgmma (the tensor units run them in order); any other reader or writer of those
-// registers, and WARPGROUP.DEPBAR, wait for the end.
+// registers wait for the end; WARPGROUP.DEPBAR.LE gsb0, N waits for the end of the
+// committed groups but the newest N.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -43,8 +44,8 @@ std::uint64_t Sm::warpgroup_mma_ready(const Warp& w, const isa::StaticInst& si,
   return ready;
 }
 
-void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint64_t cycle,
-                             Picos now) {
+void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, bool commits,
+                             std::uint64_t cycle, Picos now) {
   Warp& w = warps_[slot];
   for (std::uint8_t d = 0; d < si.num_dst; ++d) {
     const isa::RegRange& r = si.dst[d];
@@ -54,6 +55,7 @@ void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint
     }
   }
   wgmma_warps_[slot].not_started.push_back(&si);
+  wgmma_warps_[slot].issued(commits);
 
   const CtaSlot& c = ctas_[w.cta_slot];
   const auto index = static_cast<std::uint32_t>(
@@ -74,6 +76,7 @@ void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint
     const isa::StaticInst& msi = *state.not_started.front();
     state.not_started.pop_front();
     state.last_done = std::max(state.last_done, started->done);
+    state.started(started->done);
     for (std::uint8_t d = 0; d < msi.num_dst; ++d) {
       const isa::RegRange& r = msi.dst[d];
       for (unsigned k = 0; k < r.count && r.first + k < mw.reg_ready.size(); ++k)
@@ -82,24 +85,30 @@ void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, std::uint
     // The issuing warp moves on in execute(); the others may wait for these registers.
     if (member == slot || mw.state != WarpState::kRunning || !mw.has_next()) continue;
     if (state.waiting) {
-      if (!state.not_started.empty()) continue;
+      const auto release = state.release(state.wait_pending);
+      if (!release) continue;
       state.waiting = false;
-      advance(member, std::max(mw.min_issue_cycle, state.last_done));
+      advance(member, std::max(mw.min_issue_cycle, *release));
     } else if (mw.ready_cycle == kNeverCycle) {
       advance(member, mw.min_issue_cycle);
     }
   }
 }
 
-void Sm::wait_for_warpgroup_mma(unsigned slot, std::uint64_t cycle) {
-  // Traces do not record the group count of WARPGROUP.DEPBAR.LE gsb0, N: it waits
-  // for every operation the warp issued before it (N = 0).
+void Sm::wait_for_warpgroup_mma(unsigned slot, std::uint8_t pending, std::uint64_t cycle) {
+  // WARPGROUP.DEPBAR.LE gsb0, N: with a listing, N and the groups' commits come from it;
+  // traces record neither, so without one it waits for every operation issued before it.
   Warp& w = warps_[slot];
   WarpgroupMmaWarp& state = wgmma_warps_[slot];
-  if (state.not_started.empty() || !w.has_next()) {
+  if (!w.has_next()) {
     advance(slot, std::max(cycle + 1, state.last_done));
     return;
   }
+  if (const auto release = state.release(pending)) {
+    advance(slot, std::max(cycle + 1, *release));
+    return;
+  }
+  state.wait_pending = pending;
   state.waiting = true;
   w.min_issue_cycle = cycle + 1;
   w.ready_cycle = kNeverCycle;

@@ -16,6 +16,8 @@ inline constexpr std::uint8_t kNoScoreboard = 7;
 inline constexpr std::size_t kNumScoreboards = 6;
 
 // The control bits of one static instruction of a trace, from its listing.
+inline constexpr std::uint8_t kNoWgmmaPending = 0xff;
+
 struct ControlEntry {
   std::uint8_t stall = 1;  // cycles from this issue to the warp's next (at least 1)
   bool yield = false;
@@ -28,6 +30,11 @@ struct ControlEntry {
   // UTMACMDFLUSH: its read barrier waits until the earlier TMA stores and reductions
   // have read their shared-memory source (cp.async.bulk.wait_group.read).
   bool bulk_commit = false;
+  // A warpgroup matrix instruction ending with gsb0: it closes a wgmma group
+  // (wgmma.commit_group).
+  bool wgmma_commit = false;
+  // WARPGROUP.DEPBAR.LE gsb0, N: N, the committed wgmma groups that may stay pending.
+  std::uint8_t wgmma_pending = kNoWgmmaPending;
   OperandSlots operands;  // registers by operand position and reuse flags
 };
 

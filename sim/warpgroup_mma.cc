@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/warp_scoreboards.h"
+
 namespace sassim::sim {
 
 WarpgroupMmaPipe::WarpgroupMmaPipe(std::uint32_t max_ctas, std::uint32_t groups_per_cta)
@@ -37,6 +39,38 @@ std::optional<WarpgroupMmaPipe::Started> WarpgroupMmaPipe::arrive(
   busy_cycles_ += timing.interval;
   shared_bytes_ += timing.shared_bytes;
   return Started{start, start + timing.latency, timing.interval};
+}
+
+void WarpgroupMmaWarp::issued(bool commits) {
+  if (groups.empty() || groups[groups.size() - 1].committed) groups.push_back(WgmmaGroup{});
+  WgmmaGroup& g = groups[groups.size() - 1];
+  ++g.not_started;
+  g.committed = commits;
+}
+
+void WarpgroupMmaWarp::started(std::uint64_t done) {
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (groups[i].not_started == 0) continue;
+    --groups[i].not_started;
+    groups[i].done = std::max(groups[i].done, done);
+    return;
+  }
+}
+
+std::optional<std::uint64_t> WarpgroupMmaWarp::release(std::uint8_t pending) {
+  std::size_t waited = groups.size();
+  if (pending != kNoWgmmaPending) {
+    std::size_t committed = 0;
+    for (std::size_t i = 0; i < groups.size(); ++i) committed += groups[i].committed ? 1 : 0;
+    waited = committed > pending ? committed - pending : 0;
+  }
+  std::uint64_t done = 0;
+  for (std::size_t i = 0; i < waited; ++i) {
+    if (groups[i].not_started != 0) return std::nullopt;
+    done = std::max(done, groups[i].done);
+  }
+  for (std::size_t i = 0; i < waited; ++i) groups.pop_front();
+  return done;
 }
 
 }  // namespace sassim::sim

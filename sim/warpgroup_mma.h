@@ -44,11 +44,31 @@ class Fifo {
   std::size_t head_ = 0;
 };
 
+// The wgmma a warp issued between two commits (wgmma.commit_group: the wgmma ending with
+// gsb0 closes its group).
+struct WgmmaGroup {
+  std::uint32_t not_started = 0;  // its operations that have not started
+  std::uint64_t done = 0;         // when its last started operation writes its accumulator
+  bool committed = false;
+};
+
 // A warp's part in its warpgroup's matrix operations.
 struct WarpgroupMmaWarp {
   Fifo<const isa::StaticInst*> not_started;  // its wgmma whose operation has not started
-  std::uint64_t last_done = 0;  // when the last started operation writes its accumulator
-  bool waiting = false;         // at WARPGROUP.DEPBAR until not_started is empty
+  Fifo<WgmmaGroup> groups;                   // oldest first; the newest may be open
+  std::uint64_t last_done = 0;    // when the last started operation writes its accumulator
+  bool waiting = false;           // at WARPGROUP.DEPBAR until the groups it waits for started
+  std::uint8_t wait_pending = 0;  // that DEPBAR's N (kNoWgmmaPending: every group)
+
+  // A wgmma issued; `commits`: it closes its group.
+  void issued(bool commits);
+  // The oldest of its operations not started has started, ending at `done`.
+  void started(std::uint64_t done);
+  // WARPGROUP.DEPBAR.LE gsb0, N (`pending` = N) waits for the committed groups but the
+  // newest N; kNoWgmmaPending (no listing: traces do not record N nor the commits) for
+  // every operation issued. Once all of those started, returns when the last ends and
+  // forgets them; nullopt while one has not started.
+  std::optional<std::uint64_t> release(std::uint8_t pending);
 };
 
 class WarpgroupMmaPipe {
