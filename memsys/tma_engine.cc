@@ -103,11 +103,19 @@ bool TmaEngine::tick(Picos now) {
       free_.push_back(slot);
       continue;
     }
-    const std::uint64_t sector = c.sectors[c.next];
-    const std::uint64_t byte = sector * sector_bytes_;
+    // One request for the copy's next sectors in the same line (a box row of a 128-byte
+    // swizzle is a whole line).
+    const std::uint64_t sectors_per_line = line_bytes_ / sector_bytes_;
+    const std::uint64_t line = c.sectors[c.next] / sectors_per_line;
+    std::uint32_t mask = 0, count = 0;
+    while (c.next + count < c.sectors.size() &&
+           c.sectors[c.next + count] / sectors_per_line == line) {
+      mask |= 1u << (c.sectors[c.next + count] % sectors_per_line);
+      ++count;
+    }
     MemRequest request;
-    request.line = byte / line_bytes_;
-    request.sector_mask = 1u << ((byte % line_bytes_) / sector_bytes_);
+    request.line = line;
+    request.sector_mask = mask;
     request.tag = kTmaTagBit | slot;
     request.sm = sm_;
     request.kind = c.kind == TmaKind::kStore       ? ReqKind::kWrite
@@ -120,16 +128,16 @@ bool TmaEngine::tick(Picos now) {
       break;
     }
     progress = true;
-    issue_.consume(sector_bytes_);
-    ++c.next;
+    issue_.consume(std::int64_t{sector_bytes_} * count);
+    c.next += count;
     if (writes) {
-      ++(c.kind == TmaKind::kStore ? stats_.write_sectors : stats_.reduction_sectors);
+      (c.kind == TmaKind::kStore ? stats_.write_sectors : stats_.reduction_sectors) += count;
       if (request.acknowledge) ++c.unacked;
-      const std::uint64_t extra = neighbours_.read_shared(sector_bytes_, now);
+      const std::uint64_t extra = neighbours_.read_shared(sector_bytes_ * count, now);
       c.done_ps = std::max(c.done_ps, now + clock_.edge(extra));
     } else {
-      ++stats_.read_sectors;
-      ++c.pending;
+      stats_.read_sectors += count;
+      c.pending += count;
     }
     if (c.next < c.sectors.size()) continue;
     queue_.pop_front();

@@ -1,16 +1,18 @@
 #pragma once
 // The tensor memory accelerator of one SM (Hopper TMA and bulk copies: UTMALDG,
 // UBLKCP, UTMASTG, UTMAREDG, UBLKRED, UTMAPF). One thread issues a copy of many bytes; the engine
-// splits it into sector requests to the L2 (the path of L1 misses, bypassing the L1 cache) and, for
+// splits it into line requests to the L2 (the path of L1 misses, bypassing the L1 cache) and, for
 // loads, writes the returning data into shared memory. The SM side (the mbarrier the copy completes
 // on) is not here: the engine reports the completion time of each copy through
 // TmaNeighbours::complete.
 //
 // Timing (T = core period; a copy submitted at edge tc):
-// - Its first request leaves at tc + setup_latency_cycles T. The engine sends sector
-//   requests at bytes_per_cycle (a byte credit, memsys/byte_credit.h): request i of a
-//   back-to-back stream leaves floor(i x sector_bytes / bytes_per_cycle) cycles after
-//   the first (when the neighbour refuses a request, it is retried the next cycle).
+// - Its first request leaves at tc + setup_latency_cycles T. The engine sends one
+//   request per line the copy touches, for the sectors it needs there, at
+//   bytes_per_cycle (a byte credit, memsys/byte_credit.h): request i of a back-to-back
+//   stream leaves floor(B_i / bytes_per_cycle) cycles after the first, B_i the bytes of
+//   the requests before it (when the neighbour refuses a request, it is retried the
+//   next cycle).
 //   Copies are served in submission order.
 // - Load (global -> shared): each sector's response, taken at edge tR, is written into
 //   shared memory; the write takes write_shared(sector_bytes) cycles beyond tR. The
@@ -74,8 +76,8 @@ class TmaEngine {
 
   struct Stats {
     std::uint64_t copies = 0;
-    std::uint64_t read_sectors = 0;   // load and prefetch sector requests
-    std::uint64_t write_sectors = 0;  // store sector requests
+    std::uint64_t read_sectors = 0;   // sectors of load and prefetch requests
+    std::uint64_t write_sectors = 0;  // sectors of store requests
     std::uint64_t reduction_sectors = 0;
     std::uint64_t shared_sectors = 0;  // source sectors of shared::cluster copies
   };

@@ -1,4 +1,5 @@
-// Exact-cycle tests of the TMA / bulk-copy engine with mock neighbours: an L2 that
+// Exact-cycle tests of the TMA / bulk-copy engine with mock neighbours (one request per
+// line a copy touches, for the sectors it needs there): an L2 that
 // answers every read (and acknowledges every write that asks) a fixed number of cycles
 // after it was sent, and a shared-memory data path with a configurable byte credit.
 #include "memsys/tma_engine.h"
@@ -72,17 +73,18 @@ TEST(TmaEngine, BulkLoadCompletesAfterSetupTransferAndL2) {
   TmaEngine engine(3, tma_config(setup, rate), kLine, kSector, Clock{kCycle}, mock);
   engine.submit(copy(7, TmaKind::kLoad, bytes, {0x10000}), 0);
   run(engine, mock);
-  const std::uint64_t sectors = bytes / kSector;
-  ASSERT_EQ(mock.sent.size(), sectors);
-  // Request i leaves floor(i x 32 / 64) cycles after setup.
-  for (std::uint64_t i = 0; i < sectors; ++i) {
-    EXPECT_EQ(mock.sent[i].first, (setup + i * kSector / rate) * kCycle) << i;
-    EXPECT_EQ(mock.sent[i].second.line, (0x10000 + i * kSector) / kLine);
-    EXPECT_EQ(mock.sent[i].second.sector_mask, 1u << (i % 4));
+  const std::uint64_t sectors = bytes / kSector, lines = bytes / kLine;
+  ASSERT_EQ(mock.sent.size(), lines);
+  // One request per line, for its four sectors: request i leaves floor(i x 128 / 64)
+  // cycles after setup.
+  for (std::uint64_t i = 0; i < lines; ++i) {
+    EXPECT_EQ(mock.sent[i].first, (setup + i * kLine / rate) * kCycle) << i;
+    EXPECT_EQ(mock.sent[i].second.line, 0x10000 / kLine + i);
+    EXPECT_EQ(mock.sent[i].second.sector_mask, 0xfu);
     EXPECT_EQ(mock.sent[i].second.sm, 3);
     EXPECT_NE(mock.sent[i].second.tag & kTmaTagBit, 0u);
   }
-  const std::uint64_t last_sent = setup + (sectors - 1) * kSector / rate;  // 25
+  const std::uint64_t last_sent = setup + (lines - 1) * kLine / rate;  // 24
   EXPECT_EQ(mock.done.at(7), (last_sent + mock.l2_cycles) * kCycle);
   EXPECT_EQ(engine.stats().read_sectors, sectors);
   EXPECT_FALSE(engine.busy());
@@ -102,16 +104,23 @@ TEST(TmaEngine, SharedWriteBandwidthDelaysCompletion) {
   EXPECT_EQ(mock.done.at(1), (first_arrival + (bytes - 16) / 16) * kCycle);
 }
 
-TEST(TmaEngine, UnalignedTensorRowsSplitIntoSectors) {
+TEST(TmaEngine, UnalignedTensorRowsAskForTheSectorsTheyTouch) {
   MockNeighbours mock;
   TmaEngine engine(0, tma_config(0, 1024), kLine, kSector, Clock{kCycle}, mock);
-  // Two rows of 64 bytes each, the first starting 16 bytes into a sector: 3 + 2 sectors.
-  engine.submit(copy(2, TmaKind::kLoad, 128, {0x1010, 0x2000}), 0);
+  // Two rows of 64 bytes each, the first starting 16 bytes into a sector: 3 + 2 sectors,
+  // one request per row's line; a row crossing into the next line takes two.
+  engine.submit(copy(2, TmaKind::kLoad, 192, {0x1010, 0x2000, 0x3060}), 0);
   run(engine, mock);
-  ASSERT_EQ(mock.sent.size(), 5u);
+  ASSERT_EQ(mock.sent.size(), 4u);
   EXPECT_EQ(mock.sent[0].second.line, 0x1000u / kLine);
-  EXPECT_EQ(mock.sent[2].second.sector_mask, 1u << 2);
-  EXPECT_EQ(mock.sent[3].second.line, 0x2000u / kLine);
+  EXPECT_EQ(mock.sent[0].second.sector_mask, 0x7u);
+  EXPECT_EQ(mock.sent[1].second.line, 0x2000u / kLine);
+  EXPECT_EQ(mock.sent[1].second.sector_mask, 0x3u);
+  EXPECT_EQ(mock.sent[2].second.line, 0x3000u / kLine);
+  EXPECT_EQ(mock.sent[2].second.sector_mask, 0x8u);
+  EXPECT_EQ(mock.sent[3].second.line, 0x3080u / kLine);
+  EXPECT_EQ(mock.sent[3].second.sector_mask, 0x1u);
+  EXPECT_EQ(engine.stats().read_sectors, 7u);
   EXPECT_EQ(mock.done.at(2), mock.l2_cycles * kCycle);
 }
 
@@ -121,10 +130,12 @@ TEST(TmaEngine, StoreCompletesWhenItsLastWriteIsSent) {
   TmaEngine engine(0, tma_config(setup, rate), kLine, kSector, Clock{kCycle}, mock);
   engine.submit(copy(4, TmaKind::kStore, bytes, {0x4000}), 0);
   run(engine, mock);
-  ASSERT_EQ(mock.sent.size(), bytes / kSector);
+  // Four whole-line writes, 128 bytes each at 32 a cycle: the last leaves at setup + 12.
+  ASSERT_EQ(mock.sent.size(), bytes / kLine);
   EXPECT_EQ(mock.sent.back().second.kind, ReqKind::kWrite);
+  EXPECT_EQ(mock.sent.back().second.sector_mask, 0xfu);
   EXPECT_EQ(mock.sent.back().second.full_mask, mock.sent.back().second.sector_mask);
-  EXPECT_EQ(mock.done.at(4), (setup + (bytes / kSector - 1)) * kCycle);
+  EXPECT_EQ(mock.done.at(4), (setup + 12) * kCycle);
   EXPECT_EQ(engine.stats().write_sectors, bytes / kSector);
 }
 
@@ -136,9 +147,9 @@ TEST(TmaEngine, AckTokenCompletesWhenTheLastWriteIsAcknowledged) {
   c.ack_token = 5;
   engine.submit(c, 0);
   run(engine, mock);
-  ASSERT_EQ(mock.sent.size(), bytes / kSector);
+  ASSERT_EQ(mock.sent.size(), bytes / kLine);  // one acknowledgement per line
   for (const auto& [at, request] : mock.sent) EXPECT_TRUE(request.acknowledge);
-  const Picos last_sent = (setup + (bytes / kSector - 1)) * kCycle;
+  const Picos last_sent = (setup + 12) * kCycle;
   EXPECT_EQ(mock.done.at(4), last_sent);  // the source has been read
   EXPECT_EQ(mock.done.at(5), last_sent + mock.l2_cycles * kCycle);
   EXPECT_FALSE(engine.busy());
@@ -153,13 +164,13 @@ TEST(TmaEngine, ReductionSendsReductionRequestsAndIsAcknowledgedLikeAStore) {
   c.ack_token = 2;
   engine.submit(c, 0);
   run(engine, mock);
-  ASSERT_EQ(mock.sent.size(), bytes / kSector);
+  ASSERT_EQ(mock.sent.size(), bytes / kLine);
   for (const auto& [at, request] : mock.sent) {
     EXPECT_EQ(request.kind, ReqKind::kReduction);
     EXPECT_EQ(request.full_mask, 0u);
   }
-  // Request i leaves floor(i x 32 / 64) cycles after the first.
-  const Picos last_sent = (setup + (bytes / kSector - 1) * kSector / rate) * kCycle;
+  // Line request i leaves floor(i x 128 / 64) cycles after the first.
+  const Picos last_sent = (setup + kLine / rate) * kCycle;
   EXPECT_EQ(mock.sent.back().first, last_sent);
   EXPECT_EQ(mock.done.at(1), last_sent);
   EXPECT_EQ(mock.done.at(2), last_sent + 30 * kCycle);
@@ -182,17 +193,18 @@ TEST(TmaEngine, EmptyStoreCompletesBothTokensAfterSetup) {
 TEST(TmaEngine, PrefetchCompletesAtItsLastRequestAndDropsResponses) {
   MockNeighbours mock;
   TmaEngine engine(0, tma_config(4, 32), kLine, kSector, Clock{kCycle}, mock);
-  engine.submit(copy(5, TmaKind::kPrefetch, 64, {0x8000}), 0);
+  engine.submit(copy(5, TmaKind::kPrefetch, 160, {0x8000}), 0);
   run(engine, mock);
-  EXPECT_EQ(mock.done.at(5), 5 * kCycle);
+  // 128 bytes (one line) at setup, then the 32 of the next line 128 / 32 cycles later.
+  EXPECT_EQ(mock.done.at(5), 8 * kCycle);
   EXPECT_FALSE(engine.busy());  // the responses came back and freed the copy
 }
 
 TEST(TmaEngine, RefusedRequestIsRetriedNextCycle) {
   MockNeighbours mock;
   mock.refuse_at_cycle = 3;
-  TmaEngine engine(0, tma_config(3, 32), kLine, kSector, Clock{kCycle}, mock);
-  engine.submit(copy(6, TmaKind::kStore, 64, {0}), 0);
+  TmaEngine engine(0, tma_config(3, 128), kLine, kSector, Clock{kCycle}, mock);
+  engine.submit(copy(6, TmaKind::kStore, 256, {0}), 0);
   EXPECT_EQ(engine.next_event_ps(), 3 * kCycle);
   run(engine, mock);
   ASSERT_EQ(mock.sent.size(), 2u);
@@ -203,13 +215,13 @@ TEST(TmaEngine, RefusedRequestIsRetriedNextCycle) {
 TEST(TmaEngine, CopiesAreServedInOrderAndEmptyCopiesCompleteAfterSetup) {
   MockNeighbours mock;
   TmaEngine engine(0, tma_config(2, 32), kLine, kSector, Clock{kCycle}, mock);
-  engine.submit(copy(1, TmaKind::kStore, 96, {0}), 0);
+  engine.submit(copy(1, TmaKind::kStore, 192, {0}), 0);
   engine.submit(copy(2, TmaKind::kStore, 0, {}), 0);
   engine.submit(copy(3, TmaKind::kStore, 32, {0x100}), 0);
   run(engine, mock);
-  EXPECT_EQ(mock.done.at(1), 4 * kCycle);  // sectors at 2, 3, 4
-  EXPECT_EQ(mock.done.at(2), 4 * kCycle);  // behind copy 1
-  EXPECT_EQ(mock.done.at(3), 5 * kCycle);
+  EXPECT_EQ(mock.done.at(1), 6 * kCycle);  // its two lines leave at 2 and 2 + 128 / 32
+  EXPECT_EQ(mock.done.at(2), 6 * kCycle);  // behind copy 1
+  EXPECT_EQ(mock.done.at(3), 8 * kCycle);  // after the 64 bytes of copy 1's second line
 }
 
 }  // namespace

@@ -24,9 +24,10 @@ TEST(TmaTiming, BulkLoadOfL2ResidentDataTakesSetupTransferAndTheL2RoundTrip) {
   rig.memory->memcpy_to_device(0x10000, bytes);
   rig.sm(0).tma(0, TmaCopy{1, TmaKind::kLoad, bytes, {0x10000}});
   rig.run();
-  // Last of 32 sector requests leaves setup + 31 cycles after submit, reaches the
-  // crossbar a cycle later, and its data is back 2 x 10 (crossbar) + 30 (L2 hit) later.
-  const std::uint64_t last_request = setup + (bytes / 32 - 1) * 32 / rate;
+  // Last of 8 line requests (4 sectors each) leaves setup + 7 x 128 / 32 cycles after
+  // submit, reaches the crossbar a cycle later, and its data is back 2 x 10 (crossbar) +
+  // 30 (L2 hit) later.
+  const std::uint64_t last_request = setup + (bytes / 128 - 1) * 128 / rate;
   const auto& noc = c.interconnect();
   EXPECT_EQ(rig.sm(0).latency(1),
             (last_request + 1 + 2 * noc.latency_cycles() + c.l2().hit_latency_cycles()) * kCycle);
@@ -42,7 +43,7 @@ TEST(TmaTiming, StoreCompletesWhenItsLastWriteLeaves) {
   Rig rig(c);
   rig.sm(0).tma(0, TmaCopy{2, TmaKind::kStore, 256, {0x20000}});
   rig.run();
-  EXPECT_EQ(rig.sm(0).latency(2), (6 + (256 / 32 - 1) * 32 / 64) * kCycle);
+  EXPECT_EQ(rig.sm(0).latency(2), (6 + (256 / 128 - 1) * 128 / 64) * kCycle);
   rig.drain();
   EXPECT_EQ(rig.stats().sum("gpu.l2.slice[", "sector_accesses"), 256 / 32);
 }
@@ -54,10 +55,10 @@ TmaCopy acknowledged(std::uint32_t token, TmaKind kind, std::uint32_t bytes, std
   return copy;
 }
 
-// Cycle after submit of a copy's last sector request: `setup`, then one 32-byte sector
-// per 32 / `rate` cycles.
+// Cycle after submit of a copy's last request (line-aligned copies): `setup`, then one
+// 128-byte line per 128 / `rate` cycles.
 std::uint64_t last_request_cycle(std::uint32_t setup, std::uint32_t rate, std::uint32_t bytes) {
-  return setup + (bytes / 32 - 1) * 32 / rate;
+  return setup + (bytes / 128 - 1) * 128 / rate;
 }
 
 // Cycle its acknowledgement arrives for an L2-resident line: the header takes the path of
@@ -69,7 +70,8 @@ std::uint64_t acknowledged_cycle(const config::GpuConfig& c, std::uint64_t last_
 
 TEST(TmaTiming, StoreIsAcknowledgedAfterTheL2RoundTripOfItsLastWrite) {
   config::GpuConfig c = small_config();
-  // One 40-byte write packet (header + sector) per cycle fits the 64-byte crossbar port.
+  // One 136-byte write packet (header + 4 sectors) per 4 cycles fits the 64-byte
+  // crossbar port.
   const std::uint32_t setup = 6, rate = 32, bytes = 256;
   c.mutable_tma()->set_setup_latency_cycles(setup);
   c.mutable_tma()->set_bytes_per_cycle(rate);
@@ -80,7 +82,7 @@ TEST(TmaTiming, StoreIsAcknowledgedAfterTheL2RoundTripOfItsLastWrite) {
   EXPECT_EQ(rig.sm(0).latency(2), last_request * kCycle);
   EXPECT_EQ(rig.sm(0).completed_at(3) - rig.sm(0).submitted_at(2),
             acknowledged_cycle(c, last_request) * kCycle);
-  EXPECT_EQ(rig.stats().sum("gpu.noc.", "response_packets"), bytes / 32);
+  EXPECT_EQ(rig.stats().sum("gpu.noc.", "response_packets"), bytes / 128);
 }
 
 TEST(TmaTiming, ReductionOfL2ResidentDataIsExecutedAtTheSliceAndAcknowledged) {
@@ -98,7 +100,7 @@ TEST(TmaTiming, ReductionOfL2ResidentDataIsExecutedAtTheSliceAndAcknowledged) {
             acknowledged_cycle(c, last_request) * kCycle);
   rig.drain();
   const auto stats = rig.stats();
-  EXPECT_EQ(stats.sum("gpu.l2.slice[", "atomics"), bytes / 32);  // one request per sector
+  EXPECT_EQ(stats.sum("gpu.l2.slice[", "atomics"), bytes / 128);  // one request per line
   EXPECT_EQ(stats.sum("gpu.l2.slice[", "sector_hits"), bytes / 32);
 }
 

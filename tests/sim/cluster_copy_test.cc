@@ -153,7 +153,7 @@ TEST_F(ClusterCopy, OutsideAClusterUblkcpIsAGlobalLoadAndUblkredAGlobalReduction
       0, {fmt::format("0000 00000001 0 UBLKCP.S.S 0 0 {} 0 1024 0 3 1 0x10000 0", kBar),
           fmt::format("0010 00000001 0 UBLKRED.S.S.ADD 0 0 {} 0 1024 0 3 1 0x20000 0", kBar),
           "0020 ffffffff 0 EXIT 0 0 0"})});
-  ASSERT_EQ(port_->sent.size(), 64u);
+  ASSERT_EQ(port_->sent.size(), 16u);  // 2 x 1024 bytes in 128-byte lines
   EXPECT_EQ(port_->sent.front().second.kind, memsys::ReqKind::kRead);
   EXPECT_EQ(port_->sent.back().second.kind, memsys::ReqKind::kReduction);
 }

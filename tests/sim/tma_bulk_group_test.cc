@@ -44,12 +44,13 @@ class BulkGroups : public TmaRig {
     TmaRig::SetUp();
     ack_cycles_ = kAck;
   }
-  // The cycle a store of `sectors` sectors issued at `issue` has read its source: its
-  // last request leaves after address generation, TMA setup and the engine's rate.
-  std::uint64_t source_read(std::uint64_t issue, std::uint64_t sectors) const {
+  // The cycle a store of `lines` 128-byte lines issued at `issue` has read its source:
+  // its last request (one per line) leaves after address generation, TMA setup and the
+  // engine's rate.
+  std::uint64_t source_read(std::uint64_t issue, std::uint64_t lines) const {
     const auto& tma = config_.tma();
     return issue + config_.sm().units().memory().latency_cycles() + tma.setup_latency_cycles() +
-           (sectors - 1) * 32 / tma.bytes_per_cycle();
+           (lines - 1) * 128 / tma.bytes_per_cycle();
   }
 };
 
@@ -58,15 +59,15 @@ TEST_F(BulkGroups, WaitGroupReadZeroResumesWhenTheSourceHasBeenRead) {
                      line("0030", "NOP"), line("0040", "EXIT")})},
       kL2);
   const std::uint64_t issue = recorder_.cycle_of(0x0);
-  ASSERT_EQ(port_->sent.size(), 8u);
+  ASSERT_EQ(port_->sent.size(), 2u);
   EXPECT_EQ(port_->sent[0].second.kind, memsys::ReqKind::kWrite);
   EXPECT_TRUE(port_->sent[0].second.acknowledge);
-  // 8 sectors: the last leaves 7 x 32 / 128 = 1 cycle after the first (h100 values).
-  EXPECT_EQ(source_read(issue, 8), issue + 4 + 66 + 1);
-  EXPECT_EQ(recorder_.cycle_of(0x30), source_read(issue, 8));
+  // 2 lines: the last leaves 128 / 128 = 1 cycle after the first (h100 values).
+  EXPECT_EQ(source_read(issue, 2), issue + 4 + 66 + 1);
+  EXPECT_EQ(recorder_.cycle_of(0x30), source_read(issue, 2));
   // From the cycle after the DEPBAR to the resume: long_scoreboard.
   EXPECT_EQ(cycles_in(WarpCycleState::kLongScoreboard),
-            source_read(issue, 8) - recorder_.cycle_of(0x20) - 1);
+            source_read(issue, 2) - recorder_.cycle_of(0x20) - 1);
 }
 
 TEST_F(BulkGroups, PlainWaitGroupResumesLaterByTheAcknowledgementLatency) {
@@ -74,7 +75,7 @@ TEST_F(BulkGroups, PlainWaitGroupResumesLaterByTheAcknowledgementLatency) {
   run({warp_text(0, {store("0000", 256, "0x20000"), commit("0010"), wait_group("0020", 0),
                      line("0030", "CCTL.IVALL"), line("0040", "NOP"), line("0050", "EXIT")})},
       kL2);
-  const std::uint64_t read = source_read(recorder_.cycle_of(0x0), 8);
+  const std::uint64_t read = source_read(recorder_.cycle_of(0x0), 2);
   EXPECT_EQ(recorder_.cycle_of(0x30), read);
   // The last write left at `read`; its acknowledgement comes back kAck later.
   EXPECT_EQ(recorder_.cycle_of(0x40), read + kAck);
@@ -88,13 +89,13 @@ TEST_F(BulkGroups, WaitGroupOneWithTwoGroupsResumesWhenTheFirstHasBeenRead) {
       kL2);
   const std::uint64_t first = recorder_.cycle_of(0x0);
   const std::uint64_t second = recorder_.cycle_of(0x20);
-  ASSERT_EQ(port_->sent.size(), 8u + 128u);
-  EXPECT_EQ(recorder_.cycle_of(0x50), source_read(first, 8));
+  ASSERT_EQ(port_->sent.size(), 2u + 32u);
+  EXPECT_EQ(recorder_.cycle_of(0x50), source_read(first, 2));
   // The second copy's requests start after its own setup (the first copy's two
-  // request cycles are long over): 128 sectors, the last 31 cycles after the first.
+  // request cycles are long over): 32 lines, the last 31 cycles after the first.
   ASSERT_GE(second, first + 2);
-  EXPECT_EQ(port_->sent[8].first, second + 4 + 66);
-  EXPECT_EQ(recorder_.cycle_of(0x70), source_read(second, 128));
+  EXPECT_EQ(port_->sent[2].first, second + 4 + 66);
+  EXPECT_EQ(recorder_.cycle_of(0x70), source_read(second, 32));
 }
 
 TEST_F(BulkGroups, PlainWaitGroupOneResumesWhenTheOlderGroupsWritesAreAcknowledged) {
@@ -104,11 +105,11 @@ TEST_F(BulkGroups, PlainWaitGroupOneResumesWhenTheOlderGroupsWritesAreAcknowledg
                      commit("0030"), wait_group("0040", 1), line("0050", "CCTL.IVALL"),
                      line("0060", "NOP"), line("0070", "EXIT")})},
       kL2);
-  const std::uint64_t first = source_read(recorder_.cycle_of(0x0), 8);
-  const std::uint64_t second = source_read(recorder_.cycle_of(0x20), 128);
+  const std::uint64_t first = source_read(recorder_.cycle_of(0x0), 2);
+  const std::uint64_t second = source_read(recorder_.cycle_of(0x20), 32);
   EXPECT_EQ(recorder_.cycle_of(0x50), first);
   // The first group's last write left at `first`, its acknowledgement is back kAck
-  // later; the second's comes back at second + kAck (> first + kAck: 128 sectors).
+  // later; the second's comes back at second + kAck (> first + kAck: 32 lines).
   EXPECT_EQ(recorder_.cycle_of(0x60), first + kAck);
   EXPECT_LT(first + kAck, second + kAck);
   EXPECT_EQ(cycles_in(WarpCycleState::kMembar), kAck - 1);
@@ -123,7 +124,7 @@ TEST_F(BulkGroups, PlainWaitGroupOneDoesNotWaitForOrdinaryLoads) {
               commit("0030"), "0040 00000001 1 R8 LDG.E 1 R4 4 0 0x40000 0", wait_group("0050", 1),
               line("0060", "CCTL.IVALL"), line("0070", "NOP"), line("0080", "EXIT")})},
       kLongL2);
-  const std::uint64_t first = source_read(recorder_.cycle_of(0x0), 8);
+  const std::uint64_t first = source_read(recorder_.cycle_of(0x0), 2);
   const std::uint64_t load_done =
       recorder_.cycle_of(0x40) + config_.sm().units().memory().latency_cycles() + kLongL2;
   EXPECT_EQ(recorder_.cycle_of(0x70), first + kAck);
@@ -147,7 +148,7 @@ TEST_F(BulkGroups, WaitGroupZeroWaitsForEveryCommittedGroupButNotTheOpenOne) {
   run({warp_text(0, {store("0000", 256, "0x20000"), commit("0010"), store("0020", 4096, "0x30000"),
                      wait_group("0030", 0), line("0040", "NOP"), line("0050", "EXIT")})},
       kL2);
-  EXPECT_EQ(recorder_.cycle_of(0x40), source_read(recorder_.cycle_of(0x0), 8));
+  EXPECT_EQ(recorder_.cycle_of(0x40), source_read(recorder_.cycle_of(0x0), 2));
 }
 
 TEST_F(BulkGroups, WaitGroupWithoutGroupsDoesNotWait) {
@@ -163,19 +164,19 @@ TEST_F(BulkGroups, ReductionsSendReductionRequestsWithTheSameGroupTiming) {
                      wait_group("0020", 0), line("0030", "NOP"), line("0040", "CCTL.IVALL"),
                      line("0050", "NOP"), line("0060", "EXIT")})},
       kL2);
-  ASSERT_EQ(port_->sent.size(), 8u);
+  ASSERT_EQ(port_->sent.size(), 2u);
   for (const auto& [cycle, request] : port_->sent) {
     EXPECT_EQ(request.kind, memsys::ReqKind::kReduction);
     EXPECT_TRUE(request.acknowledge);
   }
-  const std::uint64_t read = source_read(recorder_.cycle_of(0x0), 8);
+  const std::uint64_t read = source_read(recorder_.cycle_of(0x0), 2);
   EXPECT_EQ(recorder_.cycle_of(0x30), read);
   EXPECT_EQ(recorder_.cycle_of(0x50), read + kAck);
 }
 
 TEST_F(BulkGroups, ExitWaitsForTheSourceReadNotForTheAcknowledgements) {
   run({warp_text(0, {store("0000", 256, "0x20000"), line("0010", "EXIT")})}, kL2);
-  const std::uint64_t read = source_read(recorder_.cycle_of(0x0), 8);
+  const std::uint64_t read = source_read(recorder_.cycle_of(0x0), 2);
   // The warp drains from the cycle after its EXIT until the source has been read; the
   // port is busy until the last acknowledgement.
   EXPECT_EQ(cycles_in(WarpCycleState::kDrain), read - recorder_.cycle_of(0x10) - 1);
@@ -206,7 +207,7 @@ TEST_F(BulkGroups, ControlBitsUtmacmdflushHoldsItsReadBarrierUntilTheSourceHasBe
   run({warp_text(0, {store("0000", 256, "0x20000"), commit("0010"), wait_group("0020", 0),
                      line("0030", "NOP"), line("0040", "EXIT")})},
       kL2);
-  const std::uint64_t read = source_read(recorder_.cycle_of(0x0), 8);
+  const std::uint64_t read = source_read(recorder_.cycle_of(0x0), 2);
   // DEPBAR waits for SB0 to drop to 0 and issues then; the NOP its stall later.
   EXPECT_EQ(recorder_.cycle_of(0x20), read);
   EXPECT_EQ(recorder_.cycle_of(0x30), read + 1);
@@ -231,7 +232,7 @@ TEST_F(BulkGroups, ControlBitsPlainWaitGroupOneTakesNFromTheListing) {
                      commit("0030"), wait_group("0040", 0), line("0050", "CCTL.IVALL"),
                      line("0060", "NOP"), line("0070", "EXIT")})},
       kL2);
-  const std::uint64_t first = source_read(recorder_.cycle_of(0x0), 8);
+  const std::uint64_t first = source_read(recorder_.cycle_of(0x0), 2);
   // DEPBAR issues when the first group's source has been read (SB0 down to 1), the
   // CCTL.IVALL its stall later; the NOP when the first group's writes are acknowledged.
   EXPECT_EQ(recorder_.cycle_of(0x40), first);

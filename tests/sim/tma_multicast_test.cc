@@ -66,12 +66,12 @@ class TmaMulticast : public TmaRig {
     run_on_sms(sms, kL2, remote_bytes_per_cycle);
   }
 
-  // The cycle the load issued at `issue` completes: 128 sectors after address
+  // The cycle the load issued at `issue` completes: 32 line requests after address
   // generation and setup, then the L2 round trip.
   std::uint64_t copy_done(std::uint64_t issue) const {
     const auto& tma = config_.tma();
     return issue + config_.sm().units().memory().latency_cycles() + tma.setup_latency_cycles() +
-           (128 - 1) * 32 / tma.bytes_per_cycle() + kL2;
+           (32 - 1) * 128 / tma.bytes_per_cycle() + kL2;
   }
 
   // The time one SM's copy of the 4096 bytes holds the issuing SM's network port.
@@ -92,7 +92,7 @@ TEST_F(TmaMulticast, OneL2ReadCompletesTheBarrierOfTheCtaOnTheOtherSmLater) {
   // 4096 / 256 = 16 cycles through the network port, then the latency.
   EXPECT_EQ(port_cycles(), 16u);
   EXPECT_EQ(recorders_[1].cycle_of(0x40), done + port_cycles() + kDsmem);
-  EXPECT_EQ(ports_[0]->sent.size(), 128u);  // 4096 bytes read once
+  EXPECT_EQ(ports_[0]->sent.size(), 32u);  // 4096 bytes read once, in 128-byte lines
   EXPECT_TRUE(ports_[1]->sent.empty());
 }
 
@@ -104,7 +104,7 @@ TEST_F(TmaMulticast, TheDataLeavesForOneSmAfterAnotherInRankOrder) {
   // Rank 1's copy holds the port from `done` for 16 cycles, rank 2's the next 16.
   EXPECT_EQ(recorders_[1].cycle_of(0x40), done + port_cycles() + kDsmem);      // done + 23
   EXPECT_EQ(recorders_[2].cycle_of(0x40), done + 2 * port_cycles() + kDsmem);  // done + 39
-  EXPECT_EQ(ports_[0]->sent.size(), 128u);
+  EXPECT_EQ(ports_[0]->sent.size(), 32u);
   EXPECT_TRUE(ports_[1]->sent.empty());
   EXPECT_TRUE(ports_[2]->sent.empty());
 }
@@ -132,7 +132,7 @@ TEST_F(TmaMulticast, CtasOnTheSameSmReceiveTheDataTogether) {
   // No network crossing: both at the copy's completion.
   EXPECT_EQ(recorders_[0].cycle_of(0x40, 0), done);
   EXPECT_EQ(recorders_[0].cycle_of(0x40, 1), done);
-  EXPECT_EQ(ports_[0]->sent.size(), 128u);
+  EXPECT_EQ(ports_[0]->sent.size(), 32u);
 }
 
 TEST_F(TmaMulticast, AMaskWithoutTheIssuingCtaLeavesItsBarrierAlone) {

@@ -39,11 +39,12 @@ std::vector<std::string> consumer(bool recorded, int tries = 1) {
 class SmTma : public TmaRig {
  protected:
   // The cycle the copy issued at `issue` completes: address generation, TMA setup,
-  // the engine's issue rate over `sectors` requests, then the L2 round trip.
-  std::uint64_t copy_done(std::uint64_t issue, std::uint64_t sectors, std::uint64_t l2) const {
+  // the engine's issue rate over `lines` requests (one per 128-byte line), then the L2
+  // round trip.
+  std::uint64_t copy_done(std::uint64_t issue, std::uint64_t lines, std::uint64_t l2) const {
     const auto& tma = config_.tma();
     return issue + config_.sm().units().memory().latency_cycles() + tma.setup_latency_cycles() +
-           (sectors - 1) * 32 / tma.bytes_per_cycle() + l2;
+           (lines - 1) * 128 / tma.bytes_per_cycle() + l2;
   }
 };
 
@@ -52,10 +53,10 @@ TEST_F(SmTma, ConsumerResumesWhenTheCopyCompletesTheBarrierPhase) {
   const std::uint64_t issue = recorder_.cycle_of(0x20, 0);
   ASSERT_EQ(port_->submitted_at.size(), 1u);
   EXPECT_EQ(port_->submitted_at[0], issue + 4);
-  ASSERT_EQ(port_->sent.size(), 128u);  // 4096 bytes in 32-byte sectors
+  ASSERT_EQ(port_->sent.size(), 32u);  // 4096 bytes in 128-byte lines
   EXPECT_EQ(port_->sent.front().first, issue + 4 + 66);
-  // 2 x 2048 bytes: 128 sectors, one every 32 / 128 cycles.
-  const std::uint64_t done = copy_done(issue, 128, 200);
+  // 2 x 2048 bytes: 32 lines, one every 128 / 128 cycles.
+  const std::uint64_t done = copy_done(issue, 32, 200);
   EXPECT_EQ(done, issue + 4 + 66 + 31 + 200);
   EXPECT_EQ(recorder_.cycle_of(0x110, 1), done);
   // The consumer waited in `barrier` from the cycle after its TRYWAIT.
@@ -67,15 +68,15 @@ TEST_F(SmTma, SetupAndRateComeFromTheConfig) {
   config_.mutable_tma()->set_bytes_per_cycle(64);
   run({warp_text(0, producer(true)), warp_text(1, consumer(true))}, 50);
   const std::uint64_t issue = recorder_.cycle_of(0x20, 0);
-  EXPECT_EQ(recorder_.cycle_of(0x110, 1), copy_done(issue, 128, 50));
-  EXPECT_EQ(recorder_.cycle_of(0x110, 1), issue + 4 + 10 + 63 + 50);
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), copy_done(issue, 32, 50));
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), issue + 4 + 10 + 62 + 50);
 }
 
 TEST_F(SmTma, RecordedParityMakesAConsumerThatComesFirstWait) {
   // The consumer is the oldest warp: its TRYWAIT issues before the producer arrives.
   run({warp_text(0, consumer(true)), warp_text(1, producer(true))}, 200);
   ASSERT_LT(recorder_.cycle_of(0x100, 0), recorder_.cycle_of(0x10, 1));
-  EXPECT_EQ(recorder_.cycle_of(0x110, 0), copy_done(recorder_.cycle_of(0x20, 1), 128, 200));
+  EXPECT_EQ(recorder_.cycle_of(0x110, 0), copy_done(recorder_.cycle_of(0x20, 1), 32, 200));
 }
 
 TEST_F(SmTma, WithoutRecordedValuesAConsumerThatComesFirstDoesNotWait) {
@@ -85,12 +86,12 @@ TEST_F(SmTma, WithoutRecordedValuesAConsumerThatComesFirstDoesNotWait) {
 
 TEST_F(SmTma, WithoutRecordedValuesTheExpectTxArriveWaitsForTheCopy) {
   run({warp_text(0, producer(false)), warp_text(1, consumer(false))}, 200);
-  EXPECT_EQ(recorder_.cycle_of(0x110, 1), copy_done(recorder_.cycle_of(0x20, 0), 128, 200));
+  EXPECT_EQ(recorder_.cycle_of(0x110, 1), copy_done(recorder_.cycle_of(0x20, 0), 32, 200));
 }
 
 TEST_F(SmTma, RetriedTryWaitsPassOnceThePhaseCompleted) {
   run({warp_text(0, producer(true)), warp_text(1, consumer(true, 3))}, 200);
-  const std::uint64_t done = copy_done(recorder_.cycle_of(0x20, 0), 128, 200);
+  const std::uint64_t done = copy_done(recorder_.cycle_of(0x20, 0), 32, 200);
   // The first try waits; the two retries (the trace's loop) issue one per cycle.
   std::vector<std::uint64_t> tries;
   for (const IssueRecord& r : recorder_.records) {
@@ -116,10 +117,10 @@ TEST_F(SmTma, StoreHoldsTheIssuingWarpUntilItsLastRequestLeaves) {
   run({warp_text(0, {"0000 00000001 0 UTMASTG.2D 0 0 0x0 0 256 0 3 1 0x20000 0",
                      "0010 ffffffff 0 EXIT 0 0 0"})},
       200);
-  ASSERT_EQ(port_->sent.size(), 8u);
+  ASSERT_EQ(port_->sent.size(), 2u);
   EXPECT_EQ(port_->sent[0].second.kind, memsys::ReqKind::kWrite);
   const std::uint64_t issue = recorder_.cycle_of(0x0, 0);
-  // Last of 8 requests 7 x 32 / 128 = 1 cycle after the first; the copy has read its
+  // Last of 2 line requests 128 / 128 = 1 cycle after the first; the copy has read its
   // source and the warp (its EXIT long issued) finishes in that cycle. The port is
   // busy until the L2 acknowledged the last write, 200 cycles later.
   EXPECT_EQ(port_->sent.back().first, issue + 4 + 66 + 1);
@@ -156,9 +157,9 @@ TEST_F(SmTma, TwoStagePipelineAlternatesPhaseParity) {
       "0130 ffffffff 0 NOP 0 0 0", wait("0100", kBar, 1),       "0140 ffffffff 0 NOP 0 0 0",
       "0150 ffffffff 0 EXIT 0 0 0"};
   run({warp_text(0, producer), warp_text(1, consumer)}, 200);
-  ASSERT_EQ(port_->sent.size(), 3u * 128);
-  // Copy k completes when its last sector's response arrives, 200 cycles after it left.
-  auto done = [&](std::size_t k) { return port_->sent[128 * (k + 1) - 1].first + 200; };
+  ASSERT_EQ(port_->sent.size(), 3u * 32);
+  // Copy k completes when its last line's response arrives, 200 cycles after it left.
+  auto done = [&](std::size_t k) { return port_->sent[32 * (k + 1) - 1].first + 200; };
   EXPECT_EQ(recorder_.cycle_of(0x110, 1), done(0));
   EXPECT_EQ(recorder_.cycle_of(0x130, 1), done(1));
   EXPECT_EQ(recorder_.cycle_of(0x140, 1), done(2));
@@ -170,7 +171,7 @@ TEST_F(SmTma, TwoStagePipelineAlternatesPhaseParity) {
   }
   ASSERT_EQ(loads.size(), 2u);
   EXPECT_GT(loads[1], done(0));
-  EXPECT_EQ(port_->sent[256].first, loads[1] + 4 + 66);
+  EXPECT_EQ(port_->sent[64].first, loads[1] + 4 + 66);
 }
 
 TEST_F(SmTma, BadRecordedParityIsAnErrorNamingTheLine) {
