@@ -79,13 +79,26 @@ void exec_wgmma(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
   const Src& c = inst.src[0];
   if (dst >= kRowScratch || uint32_t{dst} + n / 2 > kRowZero)
     ctx.fail(inst, fmt::format("accumulator registers R{}..R{} beyond R254", dst, dst + n / 2 - 1));
+  // The warp's 16 x N products, summed over K in order for each element (products of
+  // 16-bit values are exact in double; each sum is rounded once, below). B is laid out
+  // K-major so that the inner loop runs over N.
+  std::vector<double> bt(size_t{16} * n), sums(size_t{16} * n, 0.0);
+  for (uint32_t col = 0; col < n; ++col) {
+    for (uint32_t k = 0; k < 16; ++k) bt[size_t{k} * n + col] = b[size_t{col} * 16 + k];
+  }
+  for (uint32_t row = 0; row < 16; ++row) {
+    double* out = sums.data() + size_t{row} * n;
+    for (uint32_t k = 0; k < 16; ++k) {
+      const double x = a[size_t{row} * 16 + k];
+      const double* y = bt.data() + size_t{k} * n;
+      for (uint32_t col = 0; col < n; ++col) out[col] += x * y[col];
+    }
+  }
   for_lanes(mask, [&](unsigned l) {
     for (uint32_t i = 0; i < n / 2; ++i) {
       const uint32_t row = l / 4 + 8 * ((i % 4) / 2);  // of this warp's 16
       const uint32_t col = 8 * (i / 4) + 2 * (l % 4) + (i % 2);
-      // Products of 16-bit values are exact in double; the sum is rounded once.
-      double sum = 0;
-      for (uint32_t k = 0; k < 16; ++k) sum += a[size_t{row} * 16 + k] * b[size_t{col} * 16 + k];
+      const double sum = sums[size_t{row} * n + col];
       const float acc = c.kind == SrcKind::kReg && c.reg != kRowZero
                             ? std::bit_cast<float>(w.reg(static_cast<uint16_t>(c.reg + i), l))
                             : 0.0F;
