@@ -1,10 +1,10 @@
-// Hopper's warpgroup matrix multiply, HGMMA.64xNx16.F32.{BF16,F16} with A and B in
-// shared memory (wgmma.mma_async.m64nNk16.f32 with two matrix descriptors), executed at
-// once: each warp of the warpgroup (warp index mod 4 = q) computes its 16 rows of the
-// 64 x N accumulator from the operands in shared memory. Layouts are those of the PTX
-// ISA: the descriptor (start address, leading and stride byte offsets, swizzle mode),
-// K-major operands in 8-row core-matrix groups, and the accumulator fragment (lane l
-// holds rows 16q + l/4 and +8, columns 8j + 2(l%4) and +1 in registers 4j..4j+3).
+// Hopper's warpgroup matrix multiply, HGMMA.64xNx16.F32.{BF16,F16} with B in shared
+// memory and A in shared memory or registers (wgmma.mma_async.m64nNk16.f32 with matrix
+// descriptors), executed at once: each warp of the warpgroup (warp index mod 4 = q)
+// computes its 16 rows of the 64 x N accumulator. Layouts are those of the PTX ISA: the descriptor
+// (start address, leading and stride byte offsets, swizzle mode), K-major operands in 8-row
+// core-matrix groups, and the accumulator fragment (lane l holds rows 16q + l/4 and +8, columns 8j
+// + 2(l%4) and +1 in registers 4j..4j+3).
 #include <bit>
 #include <cstring>
 #include <vector>
@@ -51,12 +51,18 @@ uint32_t element_address(const Descriptor& d, uint32_t row, uint32_t k) {
 }  // namespace
 
 void exec_wgmma(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
-  if (inst.nsrc != 1 || inst.mem.ureg == kURowZero)
-    ctx.fail(inst, "expected HGMMA Rd, gdesc[URn], Rc (A and B in shared memory)");
+  // HGMMA Rd, gdesc[URn], Rc (A and B described in URn..URn+3) or HGMMA Rd, Ra,
+  // gdesc[URn], Rc (A in Ra..Ra+3, B described in URn..URn+1).
+  const bool a_in_registers = inst.nsrc == 2 && inst.src[0].kind == SrcKind::kReg;
+  if ((inst.nsrc != 1 && !a_in_registers) || inst.mem.ureg == kURowZero) {
+    ctx.fail(inst, "expected HGMMA Rd, gdesc[URn], Rc or HGMMA Rd, Ra, gdesc[URn], Rc");
+  }
   if (mask == 0) return;
   const uint16_t u = inst.mem.ureg;
-  const Descriptor da = descriptor(inst, ctx, w.ur[u], w.ur[u + 1U]);
-  const Descriptor db = descriptor(inst, ctx, w.ur[u + 2U], w.ur[u + 3U]);
+  const Descriptor da =
+      a_in_registers ? Descriptor{} : descriptor(inst, ctx, w.ur[u], w.ur[u + 1U]);
+  const uint16_t ub = a_in_registers ? u : static_cast<uint16_t>(u + 2U);
+  const Descriptor db = descriptor(inst, ctx, w.ur[ub], w.ur[ub + 1U]);
   const bool bf16 = (inst.flags & flag::kBf16) != 0;
   const uint32_t n = inst.mma_n;
   MemoryAccess mem(ctx, inst);
@@ -73,10 +79,29 @@ void exec_wgmma(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
   };
   const uint32_t q = w.index % 4;
   std::vector<double> a, b;
-  operand(da, 16 * q, 16, a);  // this warp's rows of A
+  if (a_in_registers) {
+    // This warp's 16 x 16 of A as mma.m16n8k16 holds it: register i of lane l has rows
+    // l/4 (+8 for odd i) and columns 2(l%4), +1 (+8 for i >= 2).
+    const uint16_t ra = inst.src[0].reg;
+    if (ra == kRowZero || ra + 3U >= kRowZero) ctx.fail(inst, "A registers beyond R254");
+    a.assign(16 * 16, 0.0);
+    for (unsigned l = 0; l < 32; ++l) {
+      for (unsigned i = 0; i < 4; ++i) {
+        const uint32_t v = w.reg(static_cast<uint16_t>(ra + i), l);
+        const unsigned row = l / 4 + ((i & 1U) != 0 ? 8 : 0);
+        const unsigned col = 2 * (l % 4) + ((i & 2U) != 0 ? 8 : 0);
+        for (unsigned h = 0; h < 2; ++h) {
+          const auto bits = static_cast<uint16_t>(v >> (16 * h));
+          a[row * 16 + col + h] = bf16 ? bf16_to_float(bits) : half_to_float(bits);
+        }
+      }
+    }
+  } else {
+    operand(da, 16 * q, 16, a);  // this warp's rows of A
+  }
   operand(db, 0, n, b);
   const uint16_t dst = inst.dst[0];
-  const Src& c = inst.src[0];
+  const Src& c = inst.src[a_in_registers ? 1 : 0];
   if (dst >= kRowScratch || uint32_t{dst} + n / 2 > kRowZero)
     ctx.fail(inst, fmt::format("accumulator registers R{}..R{} beyond R254", dst, dst + n / 2 - 1));
   // The warp's 16 x N products, summed over K in order for each element (products of
