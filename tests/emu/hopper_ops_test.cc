@@ -203,6 +203,30 @@ TEST(EmuHopper, TmaLoadNeedsATensorMapParameter) {
   }
 }
 
+TEST(EmuHopper, TmaLoadRefusesABadTensorMap) {
+  Rig rig;
+  rig.memory().allocate("m", 4096);
+  rig.bank().bytes.assign(0x400, 0);
+  // 3-byte elements: a 16-byte chunk of a row would not hold whole elements.
+  encode_tensor_map({8, 16, 3, 8, 16, 0}, rig.memory().address(0),
+                    std::span<uint8_t, kTensorMapBytes>(rig.bank().bytes.data() + 0x280, 128));
+  const uint64_t map = kParamWindowBase + 0x280;
+  rig.add("UMOV", {UR(12), I(static_cast<int64_t>(map & 0xffffffffU))})
+      .add("UMOV", {UR(13), I(static_cast<int64_t>(map >> 32))})
+      .add("UTMALDG.2D", {UM(8), UM(12)})
+      .add("EXIT", {});
+  try {
+    rig.run(32);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("tensor map of 3-byte elements, a 8 x 16 box, 0-byte "
+                                         "swizzle and 48-byte row pitch for 16 columns: expected "
+                                         "elements of 1, 2, 4 or 8 bytes"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(EmuHopper, ElectPicksTheLowestCandidateLane) {
   Rig rig;
   rig.add("S2R", {R(0), SR("SR_LANEID")})

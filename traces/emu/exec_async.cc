@@ -130,6 +130,15 @@ TensorMap tensor_map(const Inst& inst, const Warp& w, ExecContext& ctx) {
                                "the address of a CUtensorMap kernel argument)",
                                at));
   }
+  const uint32_t e = m->element_bytes, sw = m->swizzle_bytes;
+  if ((e != 1 && e != 2 && e != 4 && e != 8) || (sw != 0 && sw != 32 && sw != 64 && sw != 128) ||
+      m->box_rows == 0 || m->box_cols == 0 || m->pitch < m->cols * e) {
+    ctx.fail(inst, fmt::format("tensor map of {}-byte elements, a {} x {} box, {}-byte swizzle "
+                               "and {}-byte row pitch for {} columns: expected elements of 1, "
+                               "2, 4 or 8 bytes, a box of at least 1 x 1, a swizzle of 0, 32, "
+                               "64 or 128 bytes and a pitch covering a row",
+                               e, m->box_rows, m->box_cols, sw, m->pitch, m->cols));
+  }
   const uint64_t row_bytes = uint64_t{m->box_cols} * m->element_bytes;
   if (row_bytes % 16 != 0 || (m->swizzle_bytes != 0 && row_bytes > m->swizzle_bytes)) {
     ctx.fail(inst, fmt::format("tensor map box rows of {} bytes: expected a multiple of 16 "
