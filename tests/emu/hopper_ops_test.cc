@@ -35,6 +35,16 @@ void init_barrier(Rig& rig) {
       .add("SYNCS.EXCH.64", {UR(63), UM(6), UR(4)});
 }
 
+// The error a run of one warp ends with, or "no error".
+std::string error_of(Rig& rig) {
+  try {
+    rig.run(32);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 TEST(EmuHopper, TryWaitHoldsItsWarpUntilAnotherWarpArrives) {
   Rig rig;
   rig.add("S2R", {R(0), SR("SR_TID.X")});                                // 0x00
@@ -70,32 +80,20 @@ TEST(EmuHopper, AWaitNoWarpCanCompleteIsAnError) {
   rig.add("SYNCS.PHASECHK.TRANS64.TRYWAIT", {P(1), UM(6), R(255)})  // 0x40
       .add("BRA", {L(0x40)}, "@!P1")
       .add("EXIT", {});
-  try {
-    rig.run(32);
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("made no progress: waiting on mbarrier phases no warp "
-                                         "can complete (warp 0 at PC 0x0040)"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string error = error_of(rig);
+  EXPECT_NE(error.find("made no progress: waiting on mbarrier phases no warp can complete "
+                       "(warp 0 at PC 0x0040)"),
+            std::string::npos)
+      << error;
 }
 
 TEST(EmuHopper, MisusedBarriersAreErrors) {
-  auto message = [](Rig& rig) {
-    try {
-      rig.run(32);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   {
     Rig rig;  // a wait on a barrier never initialised
     rig.add("UMOV", {UR(6), I(kBar)})
         .add("SYNCS.PHASECHK.TRANS64.TRYWAIT", {P(1), UM(6), R(255)})
         .add("EXIT", {});
-    EXPECT_NE(message(rig).find("the mbarrier at shared offset 0x100 was not initialised"),
+    EXPECT_NE(error_of(rig).find("the mbarrier at shared offset 0x100 was not initialised"),
               std::string::npos);
   }
   {
@@ -107,10 +105,10 @@ TEST(EmuHopper, MisusedBarriersAreErrors) {
         .add("SYNCS.ARRIVE.TRANS64", {R(255), UM(6), R(3)}, "@P0")  // 0x70
         .add("SYNCS.ARRIVE.TRANS64.A1T0", {R(255), UM(6), R(255)}, "@P0")
         .add("EXIT", {});
-    EXPECT_NE(message(rig).find("test.sass:108: PC 0x0080: SYNCS.ARRIVE.TRANS64.A1T0: more "
-                                "arrivals than the mbarrier expects"),
+    EXPECT_NE(error_of(rig).find("test.sass:108: PC 0x0080: SYNCS.ARRIVE.TRANS64.A1T0: more "
+                                 "arrivals than the mbarrier expects"),
               std::string::npos)
-        << message(rig);
+        << error_of(rig);
   }
   {
     Rig rig;  // not the value mbarrier.init stores
@@ -118,7 +116,7 @@ TEST(EmuHopper, MisusedBarriersAreErrors) {
         .add("UMOV", {UR(6), I(kBar)})
         .add("SYNCS.EXCH.64", {UR(63), UM(6), UR(4)})
         .add("EXIT", {});
-    EXPECT_NE(message(rig).find("value 0x3 is not an mbarrier initialisation"), std::string::npos);
+    EXPECT_NE(error_of(rig).find("value 0x3 is not an mbarrier initialisation"), std::string::npos);
   }
 }
 
@@ -193,14 +191,9 @@ TEST(EmuHopper, TmaLoadFillsRowsOutOfBoundsWithZeros) {
 TEST(EmuHopper, TmaLoadNeedsATensorMapParameter) {
   Rig rig;
   rig.add("UMOV", {UR(12), I(0x280)}).add("UTMALDG.2D", {UM(8), UM(12)}).add("EXIT", {});
-  try {
-    rig.run(32);
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("0x280 is not a tensor map parameter of the launch"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string error = error_of(rig);
+  EXPECT_NE(error.find("0x280 is not a tensor map parameter of the launch"), std::string::npos)
+      << error;
 }
 
 TEST(EmuHopper, TmaLoadRefusesABadTensorMap) {
@@ -215,16 +208,11 @@ TEST(EmuHopper, TmaLoadRefusesABadTensorMap) {
       .add("UMOV", {UR(13), I(static_cast<int64_t>(map >> 32))})
       .add("UTMALDG.2D", {UM(8), UM(12)})
       .add("EXIT", {});
-  try {
-    rig.run(32);
-    FAIL() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("tensor map of 3-byte elements, a 8 x 16 box, 0-byte "
-                                         "swizzle and 48-byte row pitch for 16 columns: expected "
-                                         "elements of 1, 2, 4 or 8 bytes"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string error = error_of(rig);
+  EXPECT_NE(error.find("tensor map of 3-byte elements, a 8 x 16 box, 0-byte swizzle and 48-byte "
+                       "row pitch for 16 columns: expected elements of 1, 2, 4 or 8 bytes"),
+            std::string::npos)
+      << error;
 }
 
 TEST(EmuHopper, ElectPicksTheLowestCandidateLane) {
