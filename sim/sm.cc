@@ -276,8 +276,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   if (memory) {
     issue_memory(slot, si, wi, timing.latency(si.op), dispatch - cycle, interval, now);
   } else if (wgmma) {
-    const bool commits = control != nullptr && (*control)[wi.static_index].wgmma_commit;
-    issue_warpgroup_mma(slot, si, commits, dispatch, now);
+    issue_warpgroup_mma(slot, si, wi, dispatch, now);
   } else {
     const std::uint64_t done = dispatch + timing.latency(si.op);
     for (std::uint8_t d = 0; d < si.num_dst; ++d) {
@@ -325,9 +324,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     }
   }
   if (si.op.control == isa::ControlKind::kWarpgroupWait) {
-    wait_for_warpgroup_mma(
-        slot, control != nullptr ? (*control)[wi.static_index].wgmma_pending : kNoWgmmaPending,
-        cycle);
+    wait_for_warpgroup_mma(slot, wi, cycle);
     return;
   }
   if (timing.commits_async_group(si.op)) commit_async_group(w);

@@ -126,9 +126,11 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   // Warpgroup matrix instructions (sm_warpgroup.cc).
   std::uint64_t warpgroup_mma_ready(const Warp& w, const isa::StaticInst& si,
                                     std::uint64_t earliest) const;
-  void issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, bool commits,
+  // The listing's control bits (when there is one) say which wgmma commit a group and
+  // the N of WARPGROUP.DEPBAR.LE gsb0, N.
+  void issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
                            std::uint64_t cycle, Picos now);
-  void wait_for_warpgroup_mma(unsigned slot, std::uint8_t pending, std::uint64_t cycle);
+  void wait_for_warpgroup_mma(unsigned slot, const isa::WarpInst& wi, std::uint64_t cycle);
   void report_tensor(StatSink& sink) const;
   // BAR.SYNC / BAR.RED (wait) and BAR.ARV (arrive only); sm_barriers.cc.
   void arrive_at_barrier(unsigned slot, const isa::DecodedOpcode& op, bool wait,

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "isa/warpgroup.h"
+#include "sim/control_bits.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"
 #include "sim/sm_internal.h"
@@ -44,9 +45,11 @@ std::uint64_t Sm::warpgroup_mma_ready(const Warp& w, const isa::StaticInst& si,
   return ready;
 }
 
-void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, bool commits,
+void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
                              std::uint64_t cycle, Picos now) {
   Warp& w = warps_[slot];
+  const ControlBitsTable* control = kernel_of(w).control;
+  const bool commits = control != nullptr && (*control)[wi.static_index].wgmma_commit;
   for (std::uint8_t d = 0; d < si.num_dst; ++d) {
     const isa::RegRange& r = si.dst[d];
     for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k) {
@@ -95,10 +98,13 @@ void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, bool comm
   }
 }
 
-void Sm::wait_for_warpgroup_mma(unsigned slot, std::uint8_t pending, std::uint64_t cycle) {
+void Sm::wait_for_warpgroup_mma(unsigned slot, const isa::WarpInst& wi, std::uint64_t cycle) {
   // WARPGROUP.DEPBAR.LE gsb0, N: with a listing, N and the groups' commits come from it;
   // traces record neither, so without one it waits for every operation issued before it.
   Warp& w = warps_[slot];
+  const ControlBitsTable* control = kernel_of(w).control;
+  const std::uint8_t pending =
+      control != nullptr ? (*control)[wi.static_index].wgmma_pending : kNoWgmmaPending;
   WarpgroupMmaWarp& state = wgmma_warps_[slot];
   if (!w.has_next()) {
     advance(slot, std::max(cycle + 1, state.last_done));

@@ -2,6 +2,7 @@
 // holds its warp instead of spinning, so the trace has one line per wait), TMA tensor
 // loads with the 128-byte swizzle and out-of-bounds fill, ELECT, BRA with a predicate
 // operand and .ANY, and the errors for barriers no warp can complete.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,6 +13,8 @@
 
 namespace sassim::emu::testing {
 namespace {
+
+using ::testing::HasSubstr;
 
 sass::Operand UM(uint32_t ureg) {  // [URn]
   sass::Operand o;
@@ -80,11 +83,9 @@ TEST(EmuHopper, AWaitNoWarpCanCompleteIsAnError) {
   rig.add("SYNCS.PHASECHK.TRANS64.TRYWAIT", {P(1), UM(6), R(255)})  // 0x40
       .add("BRA", {L(0x40)}, "@!P1")
       .add("EXIT", {});
-  const std::string error = error_of(rig);
-  EXPECT_NE(error.find("made no progress: waiting on mbarrier phases no warp can complete "
-                       "(warp 0 at PC 0x0040)"),
-            std::string::npos)
-      << error;
+  EXPECT_THAT(error_of(rig),
+              HasSubstr("made no progress: waiting on mbarrier phases no warp can complete "
+                        "(warp 0 at PC 0x0040)"));
 }
 
 TEST(EmuHopper, MisusedBarriersAreErrors) {
@@ -93,8 +94,8 @@ TEST(EmuHopper, MisusedBarriersAreErrors) {
     rig.add("UMOV", {UR(6), I(kBar)})
         .add("SYNCS.PHASECHK.TRANS64.TRYWAIT", {P(1), UM(6), R(255)})
         .add("EXIT", {});
-    EXPECT_NE(error_of(rig).find("the mbarrier at shared offset 0x100 was not initialised"),
-              std::string::npos);
+    EXPECT_THAT(error_of(rig),
+                HasSubstr("the mbarrier at shared offset 0x100 was not initialised"));
   }
   {
     Rig rig;  // a second arrival while the phase waits only for its 64 bytes
@@ -105,10 +106,9 @@ TEST(EmuHopper, MisusedBarriersAreErrors) {
         .add("SYNCS.ARRIVE.TRANS64", {R(255), UM(6), R(3)}, "@P0")  // 0x70
         .add("SYNCS.ARRIVE.TRANS64.A1T0", {R(255), UM(6), R(255)}, "@P0")
         .add("EXIT", {});
-    EXPECT_NE(error_of(rig).find("test.sass:108: PC 0x0080: SYNCS.ARRIVE.TRANS64.A1T0: more "
-                                 "arrivals than the mbarrier expects"),
-              std::string::npos)
-        << error_of(rig);
+    EXPECT_THAT(error_of(rig),
+                HasSubstr("test.sass:108: PC 0x0080: SYNCS.ARRIVE.TRANS64.A1T0: more "
+                          "arrivals than the mbarrier expects"));
   }
   {
     Rig rig;  // not the value mbarrier.init stores
@@ -116,8 +116,19 @@ TEST(EmuHopper, MisusedBarriersAreErrors) {
         .add("UMOV", {UR(6), I(kBar)})
         .add("SYNCS.EXCH.64", {UR(63), UM(6), UR(4)})
         .add("EXIT", {});
-    EXPECT_NE(error_of(rig).find("value 0x3 is not an mbarrier initialisation"), std::string::npos);
+    EXPECT_THAT(error_of(rig), HasSubstr("value 0x3 is not an mbarrier initialisation"));
   }
+}
+
+// A tensor map of `shape` over the matrix at `matrix` as the launch's parameter at bank
+// offset 0x280; then UR12:UR13 = its generic address (UTMALDG's [UR12]).
+void tensor_map_in_ur12(Rig& rig, const kernels::TensorMapShape& shape, uint64_t matrix) {
+  rig.bank().bytes.assign(0x400, 0);
+  encode_tensor_map(shape, matrix,
+                    std::span<uint8_t, kTensorMapBytes>(rig.bank().bytes.data() + 0x280, 128));
+  const uint64_t map = kParamWindowBase + 0x280;
+  rig.add("UMOV", {UR(12), I(static_cast<int64_t>(map & 0xffffffffU))})
+      .add("UMOV", {UR(13), I(static_cast<int64_t>(map >> 32))});
 }
 
 // A 12 x 64 BF16 matrix (element (r, c) holds r * 64 + c) behind a tensor map of 8 x 64
@@ -126,10 +137,7 @@ TEST(EmuHopper, MisusedBarriersAreErrors) {
 Rig& tma_load(Rig& rig, int64_t row0) {
   const uint64_t matrix = rig.memory().allocate("m", 12 * 64 * 2);
   for (uint16_t i = 0; i < 12 * 64; ++i) std::memcpy(rig.memory().buffer(0).data() + 2 * i, &i, 2);
-  rig.bank().bytes.assign(0x400, 0);
-  encode_tensor_map({12, 64, 2, 8, 64, 128}, matrix,
-                    std::span<uint8_t, kTensorMapBytes>(rig.bank().bytes.data() + 0x280, 128));
-  const uint64_t map = kParamWindowBase + 0x280;
+  tensor_map_in_ur12(rig, {12, 64, 2, 8, 64, 128}, matrix);
   rig.add("S2R", {R(0), SR("SR_LANEID")});
   init_barrier(rig);
   rig.add("ISETP.EQ.U32.AND", {P(0), P(7), R(0), I(0), P(7)})
@@ -139,8 +147,6 @@ Rig& tma_load(Rig& rig, int64_t row0) {
       .add("UMOV", {UR(9), I(kBar)})   // mbarrier
       .add("UMOV", {UR(10), I(0)})     // column
       .add("UMOV", {UR(11), I(row0)})  // row
-      .add("UMOV", {UR(12), I(static_cast<int64_t>(map & 0xffffffffU))})
-      .add("UMOV", {UR(13), I(static_cast<int64_t>(map >> 32))})
       .add("UTMALDG.2D", {UM(8), UM(12)}, "@P0")
       .add("SYNCS.PHASECHK.TRANS64.TRYWAIT", {P(1), UM(6), R(255)})
       .add("EXIT", {});
@@ -191,28 +197,17 @@ TEST(EmuHopper, TmaLoadFillsRowsOutOfBoundsWithZeros) {
 TEST(EmuHopper, TmaLoadNeedsATensorMapParameter) {
   Rig rig;
   rig.add("UMOV", {UR(12), I(0x280)}).add("UTMALDG.2D", {UM(8), UM(12)}).add("EXIT", {});
-  const std::string error = error_of(rig);
-  EXPECT_NE(error.find("0x280 is not a tensor map parameter of the launch"), std::string::npos)
-      << error;
+  EXPECT_THAT(error_of(rig), HasSubstr("0x280 is not a tensor map parameter of the launch"));
 }
 
 TEST(EmuHopper, TmaLoadRefusesABadTensorMap) {
   Rig rig;
-  rig.memory().allocate("m", 4096);
-  rig.bank().bytes.assign(0x400, 0);
   // 3-byte elements: a 16-byte chunk of a row would not hold whole elements.
-  encode_tensor_map({8, 16, 3, 8, 16, 0}, rig.memory().address(0),
-                    std::span<uint8_t, kTensorMapBytes>(rig.bank().bytes.data() + 0x280, 128));
-  const uint64_t map = kParamWindowBase + 0x280;
-  rig.add("UMOV", {UR(12), I(static_cast<int64_t>(map & 0xffffffffU))})
-      .add("UMOV", {UR(13), I(static_cast<int64_t>(map >> 32))})
-      .add("UTMALDG.2D", {UM(8), UM(12)})
-      .add("EXIT", {});
-  const std::string error = error_of(rig);
-  EXPECT_NE(error.find("tensor map of 3-byte elements, a 8 x 16 box, 0-byte swizzle and 48-byte "
-                       "row pitch for 16 columns: expected elements of 1, 2, 4 or 8 bytes"),
-            std::string::npos)
-      << error;
+  tensor_map_in_ur12(rig, {8, 16, 3, 8, 16, 0}, rig.memory().allocate("m", 4096));
+  rig.add("UTMALDG.2D", {UM(8), UM(12)}).add("EXIT", {});
+  EXPECT_THAT(error_of(rig),
+              HasSubstr("tensor map of 3-byte elements, a 8 x 16 box, 0-byte swizzle and 48-byte "
+                        "row pitch for 16 columns: expected elements of 1, 2, 4 or 8 bytes"));
 }
 
 TEST(EmuHopper, ElectPicksTheLowestCandidateLane) {

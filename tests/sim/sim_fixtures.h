@@ -47,6 +47,20 @@ inline config::GpuConfig small_config(std::uint32_t sub_cores = 1, const char* p
   return c;
 }
 
+// small_config(4) as an sm_90 part whose HGMMA...F32.BF16 of every N takes latency
+// max(20, N/2) and interval max(4, N/4) (N = 64: 32 and 16).
+inline config::GpuConfig hopper_config() {
+  config::GpuConfig c = small_config(4);
+  c.set_arch("sm_90");
+  auto* e = c.mutable_sm()->add_tensor_ops();
+  e->set_opcode("HGMMA.64x256x16.F32.BF16");
+  e->set_latency_cycles(20);
+  e->set_latency_cycles_per_n(0.5);
+  e->set_initiation_interval_cycles(4);
+  e->set_initiation_interval_cycles_per_n(0.25);
+  return c;
+}
+
 inline isa::StaticInst make_inst(std::uint64_t pc, isa::UnitClass unit,
                                  std::vector<std::uint16_t> src,
                                  std::optional<isa::RegRange> dst = std::nullopt) {

@@ -16,15 +16,7 @@ namespace {
 class WarpgroupDepbar : public testing::SmHarness {
  protected:
   void SetUp() override {
-    config_ = testing::small_config(4);
-    config_.set_arch("sm_90");
-    // HGMMA.64x64x16: latency max(20, N/2) = 32, interval max(4, N/4) = 16.
-    auto* e = config_.mutable_sm()->add_tensor_ops();
-    e->set_opcode("HGMMA.64x256x16.F32.BF16");
-    e->set_latency_cycles(20);
-    e->set_latency_cycles_per_n(0.5);
-    e->set_initiation_interval_cycles(4);
-    e->set_initiation_interval_cycles_per_n(0.25);
+    config_ = testing::hopper_config();  // HGMMA.64x64x16: latency 32, interval 16
   }
 
   // A listing of kernel "k": one instruction per text, at PCs 0x00, 0x10, ...; stall 1,

@@ -84,17 +84,7 @@ TEST(WarpgroupMmaPipe, SharedOperandBandwidthLimitsTheStartRate) {
 // One SM of four sub-cores running one CTA of sm_90 warps.
 class WarpgroupSmTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    config_ = testing::small_config(4);
-    config_.set_arch("sm_90");
-    // Every N of the BF16 form: latency max(20, N/2), interval max(4, N/4).
-    auto* e = config_.mutable_sm()->add_tensor_ops();
-    e->set_opcode("HGMMA.64x256x16.F32.BF16");
-    e->set_latency_cycles(20);
-    e->set_latency_cycles_per_n(0.5);
-    e->set_initiation_interval_cycles(4);
-    e->set_initiation_interval_cycles_per_n(0.25);
-  }
+  void SetUp() override { config_ = testing::hopper_config(); }
   isa::StaticInst decoded(std::uint64_t pc, std::string_view text, std::vector<std::uint16_t> src,
                           std::optional<isa::RegRange> dst) {
     isa::StaticInst s = make_inst(pc, UnitClass::kMisc, std::move(src), dst);

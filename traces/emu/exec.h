@@ -196,6 +196,20 @@ inline bool fp_compare(Cmp cmp, T a, T b) {
   return false;
 }
 
+// Fragment layouts of the PTX ISA's mma.m16n8k16 (one warp), which wgmma repeats per warp
+// of the warpgroup and per 8 columns of N. A (16 x 16): register i (0..3) of lane l holds
+// row l/4 (+8 for odd i), columns 2(l%4) and +1 (+8 for i >= 2). C and D (16 x N):
+// register i holds row l/4 (+8 when i % 4 >= 2), column 8(i/4) + 2(l%4) + i % 2.
+struct FragmentCell {
+  unsigned row = 0, col = 0;
+};
+inline FragmentCell a_fragment(unsigned lane, unsigned i) {
+  return {lane / 4 + ((i & 1U) != 0 ? 8 : 0), 2 * (lane % 4) + ((i & 2U) != 0 ? 8 : 0)};
+}
+inline FragmentCell c_fragment(unsigned lane, unsigned i) {
+  return {lane / 4 + ((i & 2U) != 0 ? 8 : 0), 8 * (i / 4) + 2 * (lane % 4) + (i & 1U)};
+}
+
 // Three-input logic: bit i of `lut` is the result for (a, b, c) = bits of i (a = 4).
 inline uint32_t lop3(uint32_t a, uint32_t b, uint32_t c, uint32_t lut) {
   uint32_t r = 0;

@@ -9,7 +9,6 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <vector>
 
 #include "traces/emu/exec.h"
 #include "traces/emu/memory_access.h"
@@ -55,9 +54,9 @@ unsigned wait_parity(const Warp& w, const Inst& inst, unsigned lane) {
 void syncs(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
   MemoryAccess mem(ctx, inst);
   const auto op = static_cast<SyncsOp>(inst.sub);
-  uint64_t recorded = kNoValue;
-  uint32_t first_offset = 0;
-  bool first = true;
+  // The record: the first lane's barrier and value.
+  const unsigned first = static_cast<unsigned>(std::countr_zero(mask));
+  uint64_t recorded_offset = 0, recorded = kNoValue;
   for_lanes(mask, [&](unsigned l) {
     const uint32_t offset = shared_offset(inst, ctx, address(w, inst.mem, l));
     uint8_t* word = mem.shared(offset, 8);
@@ -100,21 +99,14 @@ void syncs(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
         break;
       }
     }
-    if (first) {
-      first_offset = offset;
+    if (l == first) {
+      recorded_offset = offset;
       recorded = value;
-      first = false;
     }
   });
   if (mask == 0) return;
-  w.addrs.push_back(first_offset);
+  w.addrs.push_back(recorded_offset);
   w.addrs.push_back(recorded);
-}
-
-uint64_t swizzle(uint64_t a, uint32_t span) {
-  // 16-byte granules: bits 4.. take bits 7.. (one bit for 32 bytes, two for 64, three for 128).
-  const uint64_t bits = span == 128 ? 7 : span == 64 ? 3 : span == 32 ? 1 : 0;
-  return a ^ (((a >> 7) & bits) << 4);
 }
 
 TensorMap tensor_map(const Inst& inst, const Warp& w, ExecContext& ctx) {
@@ -165,7 +157,9 @@ void utmaldg(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
   MemoryAccess mem(ctx, inst);
   mem.shared(dst, 16);
   mem.shared(static_cast<uint32_t>(dst + box_bytes - 16), 16);
-  std::vector<uint64_t> rows;
+  // The record: barrier, bytes, bytes out of bounds (counted below), row addresses.
+  w.addrs.insert(w.addrs.end(), {bar, box_bytes, 0});
+  const size_t oob_at = w.addrs.size() - 1;
   uint64_t oob = 0;
   std::array<uint8_t, 16> chunk{};
   for (uint32_t i = 0; i < m.box_rows; ++i) {
@@ -191,16 +185,13 @@ void utmaldg(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
     // The row's first element in bounds starts its transfer.
     const int64_t first_col = std::max<int64_t>(col0, 0);
     if (row_in && first_col < static_cast<int64_t>(m.cols) && col0 + m.box_cols > 0)
-      rows.push_back(m.address + static_cast<uint64_t>(row) * m.pitch +
-                     static_cast<uint64_t>(first_col) * m.element_bytes);
+      w.addrs.push_back(m.address + static_cast<uint64_t>(row) * m.pitch +
+                        static_cast<uint64_t>(first_col) * m.element_bytes);
   }
   Mbarrier& b = barrier_at(inst, ctx, bar);
   b.tx -= static_cast<int64_t>(box_bytes);
   try_complete(b);
-  w.addrs.push_back(bar);
-  w.addrs.push_back(box_bytes);
-  w.addrs.push_back(oob);
-  w.addrs.insert(w.addrs.end(), rows.begin(), rows.end());
+  w.addrs[oob_at] = oob;
 }
 
 void elect(const Inst& inst, Warp& w, uint32_t mask) {

@@ -39,10 +39,9 @@ void hmma(const Inst& inst, Warp& w, uint32_t mask) {
     const unsigned g = l >> 2, t = l & 3;
     for (unsigned i = 0; i < 4; ++i) {
       const uint32_t v = reg_or_zero(w, inst.src[0], i, l);
-      const unsigned row = g + ((i & 1) ? 8 : 0);
-      const unsigned col = 2 * t + ((i & 2) ? 8 : 0);
-      a[row][col] = to_double(v);
-      a[row][col + 1] = to_double(v >> 16);
+      const FragmentCell at = a_fragment(l, i);
+      a[at.row][at.col] = to_double(v);
+      a[at.row][at.col + 1] = to_double(v >> 16);
     }
     for (unsigned i = 0; i < 2; ++i) {
       const uint32_t v = reg_or_zero(w, inst.src[1], i, l);
@@ -51,14 +50,13 @@ void hmma(const Inst& inst, Warp& w, uint32_t mask) {
       bt[g][k + 1] = to_double(v >> 16);
     }
     for (unsigned i = 0; i < 4; ++i) {
-      const uint32_t v = reg_or_zero(w, inst.src[2], i, l);
-      c[g + ((i & 2) ? 8 : 0)][2 * t + (i & 1)] = std::bit_cast<float>(v);
+      const FragmentCell at = c_fragment(l, i);
+      c[at.row][at.col] = std::bit_cast<float>(reg_or_zero(w, inst.src[2], i, l));
     }
   }
   for_lanes(mask, [&](unsigned l) {
-    const unsigned g = l >> 2, t = l & 3;
     for (unsigned i = 0; i < 4; ++i) {
-      const unsigned m = g + ((i & 2) ? 8 : 0), n = 2 * t + (i & 1);
+      const auto [m, n] = c_fragment(l, i);
       // Products of 16-bit values are exact in double; the sum is rounded once.
       double sum = 0;
       for (unsigned k = 0; k < 16; ++k) sum += a[m][k] * bt[n][k];

@@ -50,6 +50,14 @@ inline void encode_tensor_map(const kernels::TensorMapShape& shape, uint64_t add
   put(52, shape.swizzle_bytes);
 }
 
+// A shared-memory address written or read with a swizzle span of 32, 64 or 128 bytes
+// (0: none): its 16-byte chunk index takes the XOR of 1, 2 or 3 bits from address bit 7
+// on, as TMA writes and wgmma descriptors read (the CUTLASS Swizzle<1..3, 4, 3>).
+inline uint64_t swizzle(uint64_t address, uint32_t span_bytes) {
+  const uint64_t bits = span_bytes == 128 ? 7 : span_bytes == 64 ? 3 : span_bytes == 32 ? 1 : 0;
+  return address ^ (((address >> 7) & bits) << 4);
+}
+
 // nullopt when the bytes are not a descriptor capture wrote.
 inline std::optional<TensorMap> decode_tensor_map(std::span<const uint8_t> in) {
   if (in.size() < kTensorMapBytes) return std::nullopt;

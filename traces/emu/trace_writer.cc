@@ -43,7 +43,7 @@ char* put(char* o, std::string_view text) {
 }
 
 bool records_addresses(const Inst& inst) {
-  if (inst.op == Op::kLdsm || inst.op == Op::kSyncs) return true;
+  if (inst.op == Op::kLdsm) return true;
   return inst.unit == Unit::kMem && inst.op != Op::kLdc;
 }
 
@@ -134,24 +134,21 @@ void TraceWriter::line(const Warp& w, const TraceRecord& r) {
   o = put(o, std::string_view(prefix).substr(pc_length + 1));
   const uint8_t width = mem_width_[r.inst];
   const Op op = program_.insts[r.inst].op;
+  const uint64_t* record = w.addrs.data() + r.addr_begin;
+  // A SYNCS line: its barrier (8 bytes, one address for all lanes), then its value as the
+  // immediate -(1 + value) (traces/kernel_trace.h).
+  const bool syncs = op == Op::kSyncs && r.addr_count == 2;
   if (op == Op::kUtmaldg && r.addr_count >= 3) {
-    o = put_tma_fields(o, w.addrs.data() + r.addr_begin, r.addr_count);
-  } else if (op == Op::kSyncs && r.addr_count == 2) {
-    // The barrier, then its value as the immediate -(1 + value) (traces/kernel_trace.h).
-    const uint64_t* a = w.addrs.data() + r.addr_begin;
+    o = put_tma_fields(o, record, r.addr_count);
+  } else if (syncs) {
     o = put(o, "8 1 0x");
-    o = put_hex(o, a[0], 1);
-    o = put(o, " 0 ");
-    o = put_dec(o, a[1] == ~uint64_t{0} ? 0 : -1 - static_cast<int64_t>(a[1]));
-    *o++ = '\n';
-    used_ = static_cast<size_t>(o - buffer_.data());
-    ++lines_;
-    return;
-  } else if (width == 0 || op == Op::kSyncs) {
+    o = put_hex(o, record[0], 1);
+    o = put(o, " 0");
+  } else if (width == 0) {
     *o++ = '0';
   } else {
     o = put_dec(o, width);
-    const uint64_t* a = w.addrs.data() + r.addr_begin;
+    const uint64_t* a = record;
     const uint32_t n = r.addr_count;
     if (n == 0) {
       o = put(o, " 1 0x0 0");
@@ -173,7 +170,13 @@ void TraceWriter::line(const Warp& w, const TraceRecord& r) {
       }
     }
   }
-  o = put(o, suffix);
+  if (syncs) {
+    *o++ = ' ';
+    o = put_dec(o, record[1] == ~uint64_t{0} ? 0 : -1 - static_cast<int64_t>(record[1]));
+    *o++ = '\n';
+  } else {
+    o = put(o, suffix);
+  }
   used_ = static_cast<size_t>(o - buffer_.data());
   ++lines_;
 }
