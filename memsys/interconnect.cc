@@ -29,6 +29,8 @@ Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock
       sm_receive_next_(sms_, 0),
       replicas_(config.replicate_far_reads() && routes.partitions() > 1 ? replicas : nullptr),
       routes_(routes) {
+  near_serves_ = replicas_ != nullptr && config.near_slice_serves_far_reads();
+  far_ps_ = config.far_partition_latency_cycles() * far_clock.period_ps;
   latency_ps_.reserve(std::size_t{sms_} * slices_);
   for (std::uint32_t sm = 0; sm < sms_; ++sm) {
     for (std::uint32_t j = 0; j < slices_; ++j) {
@@ -80,6 +82,18 @@ bool Interconnect::move_responses(std::uint64_t cycle, Picos now) {
     Link<MemResponse>& source = *ports_.slice_responses[j];
     while (source.ready(now) && slice_port_open(j, now)) {
       const MemResponse& r = source.front();
+      if (r.to_slice) {
+        // A home slice's answer to a near slice's fetch, over the partitions' link.
+        Link<DramResponse>& fills = *ports_.slice_fills[r.sm];
+        if (fills.full()) break;
+        if (!slice_send_.empty()) slice_send_[j].consume(response_bytes(r));
+        fills.push(DramResponse{r.line, r.sector_mask, r.tag}, now, now + far_ps_);
+        source.pop();
+        ++response_packets_;
+        last_granted = j;
+        progress = true;
+        continue;
+      }
       Link<MemResponse>& destination = *ports_.sm_responses[r.sm];
       if (destination.full()) break;
       if (!slice_send_.empty()) slice_send_[j].consume(response_bytes(r));
@@ -116,7 +130,7 @@ bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
     port.refill(cycle);
     while (source.ready(now) && port.available()) {
       const MemRequest& r = source.front();
-      const std::uint32_t slice = map_.slice_of(r.line);
+      const std::uint32_t slice = target_slice(r);
       Link<MemRequest>& destination = *ports_.slice_requests[slice];
       if (destination.full()) break;
       port.consume(request_bytes(r));
@@ -131,13 +145,19 @@ bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
   return progress;
 }
 
+std::uint32_t Interconnect::target_slice(const MemRequest& r) const {
+  const std::uint32_t home = map_.slice_of(r.line);
+  if (!near_serves_ || r.kind != ReqKind::kRead || !routes_.far(r.sm, home)) return home;
+  return copy_slice(home, routes_.partition_of_sm(r.sm));
+}
+
 std::uint32_t Interconnect::copy_slice(std::uint32_t slice, std::uint32_t partition) const {
   const std::uint32_t per = slices_ / routes_.partitions();
   return slice - routes_.partition_of_slice(slice) * per + partition * per;
 }
 
 Picos Interconnect::route_request(const MemRequest& r, std::uint32_t slice, Picos now) {
-  if (replicas_ == nullptr) return latency(r.sm, slice);
+  if (replicas_ == nullptr || slice != map_.slice_of(r.line)) return latency(r.sm, slice);
   const std::uint32_t home = routes_.partition_of_slice(slice);
   const bool far = routes_.far(r.sm, slice);
   const std::uint32_t copy = copy_slice(slice, routes_.partition_of_sm(r.sm));

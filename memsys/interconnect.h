@@ -31,6 +31,11 @@
 // goes to the home slice (its bandwidth, MSHRs and hit latency). A far request that no
 // copy serves (a read the copy misses, a write, atomic or reduction) also passes
 // through that near slice, taking its bandwidth (ReplicaStore::pass) when it is routed.
+// With interconnect.near_slice_serves_far_reads as well, a far read goes to that near
+// slice instead (its latency both ways), which serves it or fetches the line from the
+// home slice (L2Slice::HomeLinks); the home slice's answer to such a fetch
+// (MemResponse::to_slice) takes the home slice's port and reaches the near slice's
+// fills far_partition_latency_cycles (L2 clock) after it leaves.
 #include <cstdint>
 #include <map>
 #include <span>
@@ -66,6 +71,8 @@ class Interconnect final : public ClockedUnit {
     std::span<Link<MemResponse>* const> sm_responses;     // outputs, by SM
     std::span<Link<MemRequest>* const> slice_requests;    // outputs, by slice
     std::span<Link<MemResponse>* const> slice_responses;  // inputs, by slice
+    // outputs, by slice (interconnect.near_slice_serves_far_reads only)
+    std::span<Link<DramResponse>* const> slice_fills = {};
   };
   // replicas: required when config.replicate_far_reads() and the routes have more than
   // one partition; otherwise unused.
@@ -92,6 +99,9 @@ class Interconnect final : public ClockedUnit {
   Picos latency(std::uint32_t sm, std::uint32_t slice) const {
     return latency_ps_[std::size_t{sm} * slices_ + slice];
   }
+  // The slice a request goes to: its line's home, or with near_slice_serves_far_reads
+  // the near copy's slice for a far read.
+  std::uint32_t target_slice(const MemRequest& r) const;
   // The slice of partition p at home slice `slice`'s position within its partition.
   std::uint32_t copy_slice(std::uint32_t slice, std::uint32_t partition) const;
   // Replication on routing a request to its home slice at `now`; returns its latency.
@@ -130,6 +140,8 @@ class Interconnect final : public ClockedUnit {
     std::uint32_t copy = 0;  // the slice that holds (or will hold) the copy
   };
   ReplicaStore* replicas_ = nullptr;
+  bool near_serves_ = false;  // near_slice_serves_far_reads (with replicas_)
+  Picos far_ps_ = 0;          // the link between the partitions, one way
   const NocRoutes& routes_;
   // Far reads in flight, by (SM, tag, line); equal keys in issue order.
   std::multimap<std::tuple<std::uint16_t, std::uint32_t, std::uint64_t>, Pending> far_reads_;

@@ -18,7 +18,7 @@ unsigned count(std::uint32_t mask) {
 L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock clock,
                  const AddressMap& map, Link<MemRequest>& in, Link<DramResponse>& fills,
                  Link<MemResponse>& out, std::span<Link<DramRequest>* const> channels,
-                 Doorbell& inbox)
+                 Doorbell& inbox, HomeLinks homes)
     : name_(fmt::format("gpu.l2.slice[{}]", index)),
       index_(index),
       clock_(clock),
@@ -45,7 +45,8 @@ L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock cloc
       outbox_capacity_(std::size_t{config.mshr_entries()} *
                            (config.line_bytes() / config.sector_bytes()) +
                        config.mshr_entries()),
-      inbox_(inbox) {}
+      inbox_(inbox),
+      homes_(homes) {}
 
 void L2Slice::send(DramRequest request, Picos now) {
   const std::uint32_t slot = map_.channel_slot(index_, request.line);
@@ -70,6 +71,34 @@ bool L2Slice::drain_outboxes(Picos now) {
       --outbox_requests_;
       progress = true;
     }
+  }
+  return progress;
+}
+
+void L2Slice::fetch_from_home(std::uint64_t line, std::uint32_t sectors, std::uint32_t entry,
+                              Picos now) {
+  stats_.fetched_sectors += count(sectors);
+  const MemRequest request{.line = line,
+                           .sector_mask = sectors,
+                           .tag = entry,
+                           .sm = static_cast<std::uint16_t>(index_),
+                           .kind = ReqKind::kRead,
+                           .from_slice = true};
+  Link<MemRequest>& link = *homes_.slices[map_.slice_of(line)];
+  if (home_fetches_.empty() && !link.full()) {
+    link.push(request, now, now + homes_.latency_ps);
+    return;
+  }
+  home_fetches_.push_back(request);
+}
+
+bool L2Slice::drain_home_fetches(Picos now) {
+  bool progress = false;
+  while (!home_fetches_.empty()) {
+    Link<MemRequest>& link = *homes_.slices[map_.slice_of(home_fetches_[0].line)];
+    if (link.full()) break;  // in order: a fetch never overtakes an earlier one
+    link.push(home_fetches_.pop_front(), now, now + homes_.latency_ps);
+    progress = true;
   }
   return progress;
 }
@@ -108,8 +137,8 @@ void L2Slice::pass_through(const MemRequest& request, Picos now) {
 }
 
 bool L2Slice::busy() const {
-  return !in_.empty() || !fills_.empty() || !pipeline_.empty() || mshrs_.in_use() > 0 ||
-         outbox_requests_ > 0;
+  return !in_.empty() || !fills_.empty() || !pipeline_.empty() || !handed_on_.empty() ||
+         mshrs_.in_use() > 0 || outbox_requests_ > 0 || !home_fetches_.empty();
 }
 
 bool L2Slice::tick(std::uint64_t cycle, Picos now) {
@@ -117,6 +146,7 @@ bool L2Slice::tick(std::uint64_t cycle, Picos now) {
   // Back to front: requests waiting for DRAM queues first, then fills (they free
   // MSHRs) before new requests look for one.
   bool progress = drain_outboxes(now);
+  progress |= drain_home_fetches(now);
   fill_block_ = Block::kNone;
   while (fills_.ready(now)) {
     if (!bandwidth_.available()) {
@@ -145,17 +175,22 @@ bool L2Slice::tick(std::uint64_t cycle, Picos now) {
     progress = true;
   }
   bool out_blocked = false;
-  while (pipeline_.ready(now)) {
-    if (out_.full()) {
-      out_blocked = true;
-      break;
+  for (DelayLine<MemResponse>* source : {&handed_on_, &pipeline_}) {
+    while (source->ready(now)) {
+      if (out_.full()) {
+        out_blocked = true;
+        break;
+      }
+      out_.push(source->pop(), now, now + clock_.period_ps);
+      progress = true;
     }
-    out_.push(pipeline_.pop(), now, now + clock_.period_ps);
-    progress = true;
   }
 
-  Picos next = outbox_requests_ > 0 ? now + clock_.period_ps : kNever;
-  if (!pipeline_.empty()) next = out_blocked ? now + clock_.period_ps : pipeline_.front_ready_ps();
+  Picos next = outbox_requests_ > 0 || !home_fetches_.empty() ? now + clock_.period_ps : kNever;
+  if (!pipeline_.empty() || !handed_on_.empty()) {
+    next = out_blocked ? now + clock_.period_ps
+                       : std::min(pipeline_.front_ready_ps(), handed_on_.front_ready_ps());
+  }
   if (!fills_.empty()) {
     Picos ready = fills_.front_ready_ps();
     next = std::min(next, ready > now ? ready : wait_time(fill_block_, now));
@@ -218,7 +253,7 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
     stats_.sector_misses += count(mask & ~present);
     bandwidth_.consume(static_cast<std::int64_t>(request_cost(request)));
     if (request.acknowledge) {
-      pipeline_.push(MemResponse{request.line, mask, request.tag, request.sm, request.kind},
+      pipeline_.push(MemResponse{request.line, mask, request.tag, request.sm, request.kind, false},
                      now + hit_pipeline_ps_);
     }
     return Block::kNone;
@@ -226,12 +261,14 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
 
   const std::uint32_t valid = cached != nullptr ? cached->valid : 0;
   const std::uint32_t missing = mask & ~valid;
-  const Waiter waiter{missing, mask, request.tag, request.sm, request.kind, request.acknowledge};
+  const Waiter waiter{missing,           mask,         request.tag,
+                      request.sm,        request.kind, request.acknowledge,
+                      request.from_slice};
   if (missing == 0) {
     stats_.sector_accesses += count(mask);
     stats_.sector_hits += count(mask);
     if (request.kind != ReqKind::kRead) ++stats_.atomics;
-    complete(waiter, request.line, cached, now);
+    complete(waiter, request.line, cached, now, false, mask);
     if (merge_queued_reads_ && request.kind == ReqKind::kRead)
       answer_queued_reads(request.line, valid, now);
     return Block::kNone;
@@ -242,10 +279,15 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
       entry != MshrTable<Waiter>::kNone ? mshrs_[entry].outstanding : 0;
   // fetch_blocks(0) is 0: nothing to fetch when every missing sector is on its way.
   const std::uint32_t fetch = fetch_blocks(missing & ~outstanding) & ~valid & ~outstanding;
-  if (fetch != 0 && !can_send(request.line)) return Block::kDram;
+  const bool far = far_line(request.line);
+  if (fetch != 0 && !(far ? home_fetches_.size() < outbox_capacity_ : can_send(request.line)))
+    return Block::kDram;
 
   if (entry == MshrTable<Waiter>::kNone) entry = mshrs_.allocate(request.line, now);
-  if (fetch != 0) {
+  if (fetch != 0 && far) {
+    fetch_from_home(request.line, fetch, entry, now);
+    mshrs_[entry].outstanding |= fetch;
+  } else if (fetch != 0) {
     send(DramRequest{.line = request.line,
                      .sent_ps = now,
                      .sector_mask = fetch,
@@ -274,7 +316,8 @@ void L2Slice::answer_queued_reads(std::uint64_t line, std::uint32_t valid, Picos
     if ((queued.sector_mask & ~valid) != 0) continue;
     queued.answered = true;
     ++stats_.merged_reads;
-    pipeline_.push(MemResponse{line, queued.sector_mask, queued.tag, queued.sm, queued.kind},
+    pipeline_.push(MemResponse{line, queued.sector_mask, queued.tag, queued.sm, queued.kind,
+                               queued.from_slice},
                    now + hit_pipeline_ps_);
   }
 }
@@ -286,14 +329,24 @@ L2Slice::Block L2Slice::handle_fill(const DramResponse& fill, Picos now) {
   cache_.touch(*cached);
   cached->valid |= fill.sector_mask;
 
+  // A far line's data has come through its home slice's hit pipeline: it is handed on.
+  const bool hand_on = far_line(fill.line);
   auto& entry = mshrs_[fill.tag];
   assert(entry.in_use && entry.line == fill.line);
   entry.outstanding &= ~fill.sector_mask;
   auto keep = entry.waiters.begin();
+  // With merge_queued_reads, the reads this fill completes share one read-out of their
+  // sectors, as reads answered from the queue share a hit's.
+  std::uint32_t read_out = 0;
   for (auto it = entry.waiters.begin(); it != entry.waiters.end(); ++it) {
     it->pending &= ~fill.sector_mask;
     if (it->pending == 0) {
-      complete(*it, fill.line, cached, now);
+      std::uint32_t charged = it->mask;
+      if (merge_queued_reads_ && it->kind == ReqKind::kRead) {
+        charged &= ~read_out;
+        read_out |= it->mask;
+      }
+      complete(*it, fill.line, cached, now, hand_on, charged);
     } else {
       *keep++ = *it;
     }
@@ -309,15 +362,20 @@ L2Slice::Block L2Slice::handle_fill(const DramResponse& fill, Picos now) {
 // A request whose sectors are all valid: executes it (atomics write their sectors)
 // and answers it through the hit pipeline.
 void L2Slice::complete(const Waiter& waiter, std::uint64_t line, SectorCache::Line* cached,
-                       Picos now) {
+                       Picos now, bool hand_on, std::uint32_t charged) {
   if (cached != nullptr) {
     cache_.touch(*cached);
     if (waiter.kind != ReqKind::kRead) cached->dirty |= waiter.mask;
   }
-  bandwidth_.consume(static_cast<std::int64_t>(data_bytes(waiter.mask)));
+  bandwidth_.consume(static_cast<std::int64_t>(data_bytes(charged)));
   if (expects_response(waiter.kind) || waiter.acknowledge) {
-    pipeline_.push(MemResponse{line, waiter.mask, waiter.tag, waiter.sm, waiter.kind},
-                   now + hit_pipeline_ps_);
+    const MemResponse response{line,      waiter.mask, waiter.tag,
+                               waiter.sm, waiter.kind, waiter.from_slice};
+    if (hand_on) {
+      handed_on_.push(response, now);
+    } else {
+      pipeline_.push(response, now + hit_pipeline_ps_);
+    }
   }
 }
 
@@ -378,6 +436,8 @@ void L2Slice::report(StatSink& sink) const {
   sink.add(name_ + ".sector_misses", static_cast<double>(stats_.sector_misses));
   sink.add(name_ + ".writebacks", static_cast<double>(stats_.writebacks));
   sink.add(name_ + ".passed_sectors", static_cast<double>(stats_.passed_sectors));
+  if (!homes_.slices.empty())
+    sink.add(name_ + ".fetched_sectors", static_cast<double>(stats_.fetched_sectors));
   sink.add(name_ + ".atomics", static_cast<double>(stats_.atomics));
   sink.add(name_ + ".merged_reads", static_cast<double>(stats_.merged_reads));
 }

@@ -23,13 +23,20 @@
 // latency, a reduction when it executes (like an atomic).
 // With l2.merge_queued_reads, a read that hits answers, in the same edge and without
 // lookups or bandwidth of their own, the later reads of its line already visible in
-// the request queue (they leave the queue when they reach its head).
+// the request queue (they leave the queue when they reach its head); and the reads a
+// fill completes share one read-out of the sectors they have in common.
 // Bandwidth: slice_bytes_per_cycle bounds the data the slice reads out for responses
 // and takes in for writes and atomics (a byte credit); fills and writebacks are not
 // charged. With l2.partial_write_read_modify_write a sector written only in part is
 // charged for a read and a write-back of whole cycles each. Far requests passing through
 // the slice on their way to another partition's home slice (pass_through) take its
-// bandwidth too, for their sectors once (the merge happens at the home slice). A request
+// bandwidth too, for their sectors once (the merge happens at the home slice).
+// With interconnect.near_slice_serves_far_reads (HomeLinks given), a read of a line
+// homed in another slice is its partition's copy: a miss fetches the missing blocks
+// from the home slice (a MemRequest::from_slice pushed into that slice's request link,
+// HomeLinks::latency_ps later) instead of DRAM, and the fill (the home's response, into
+// this slice's fills) completes its waiters at once: their data has already been
+// through the home slice's hit pipeline. A request
 // blocked on full MSHRs waits at the head. Requests for DRAM wait in a small outbox per channel of
 // the slice (bounded by what the MSHRs and writebacks can produce) until that channel's queue has
 // room, so one full channel never blocks misses to the slice's other channels.
@@ -51,12 +58,21 @@
 
 namespace sassim::memsys {
 
+// The request links of the home slices (interconnect.near_slice_serves_far_reads):
+// every slice's, by index, and the one-way latency of the link between the
+// partitions. Empty: every read is served from this slice's own lines or DRAM.
+struct L2HomeLinks {
+  std::span<Link<MemRequest>* const> slices;
+  Picos latency_ps = 0;
+};
+
 class L2Slice final : public ClockedUnit {
  public:
+  using HomeLinks = L2HomeLinks;
   // channels: the request link of every DRAM channel, indexed by channel.
   L2Slice(std::uint32_t index, const config::L2Config& config, Clock clock, const AddressMap& map,
           Link<MemRequest>& in, Link<DramResponse>& fills, Link<MemResponse>& out,
-          std::span<Link<DramRequest>* const> channels, Doorbell& inbox);
+          std::span<Link<DramRequest>* const> channels, Doorbell& inbox, HomeLinks homes = {});
 
   bool tick(std::uint64_t cycle, Picos now) override;
   Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
@@ -88,10 +104,11 @@ class L2Slice final : public ClockedUnit {
     std::uint64_t sector_accesses = 0;
     std::uint64_t sector_hits = 0;
     std::uint64_t sector_misses = 0;
-    std::uint64_t writebacks = 0;      // dirty sectors written back to DRAM
-    std::uint64_t atomics = 0;         // atomic and reduction requests executed here
-    std::uint64_t merged_reads = 0;    // reads answered while queued (l2.merge_queued_reads)
-    std::uint64_t passed_sectors = 0;  // sectors of far requests passing through
+    std::uint64_t writebacks = 0;       // dirty sectors written back to DRAM
+    std::uint64_t atomics = 0;          // atomic and reduction requests executed here
+    std::uint64_t merged_reads = 0;     // reads answered while queued (l2.merge_queued_reads)
+    std::uint64_t passed_sectors = 0;   // sectors of far requests passing through
+    std::uint64_t fetched_sectors = 0;  // sectors fetched from far lines' home slices
   };
   const Stats& stats() const { return stats_; }
 
@@ -103,6 +120,7 @@ class L2Slice final : public ClockedUnit {
     std::uint16_t sm = 0;
     ReqKind kind = ReqKind::kRead;
     bool acknowledge = false;  // a reduction answered without data
+    bool from_slice = false;   // MemRequest::from_slice
   };
   enum class Block : std::uint8_t { kNone, kBandwidth, kMshr, kDram };
 
@@ -115,7 +133,18 @@ class L2Slice final : public ClockedUnit {
   // Checks that allocating line could write back its victim now.
   bool can_allocate(std::uint64_t line) const;
   SectorCache::Line& allocate(std::uint64_t line, Picos now);
-  void complete(const Waiter& waiter, std::uint64_t line, SectorCache::Line* cached, Picos now);
+  // hand_on: the data of a far line's fill, which has been through its home slice's hit
+  // pipeline, leaves at once (handed_on_) instead of through this slice's. charged: the
+  // sectors whose read-out (or write) it takes from the slice's bandwidth.
+  void complete(const Waiter& waiter, std::uint64_t line, SectorCache::Line* cached, Picos now,
+                bool hand_on, std::uint32_t charged);
+  // A line homed in another slice (a far line's copy; only with HomeLinks).
+  bool far_line(std::uint64_t line) const {
+    return !homes_.slices.empty() && map_.slice_of(line) != index_;
+  }
+  // Fetches sectors of a far line for MSHR entry from its home slice.
+  void fetch_from_home(std::uint64_t line, std::uint32_t sectors, std::uint32_t entry, Picos now);
+  bool drain_home_fetches(Picos now);
   // DRAM requests go out through per-channel outboxes.
   bool can_send(std::uint64_t line) const {
     return outboxes_[map_.channel_slot(index_, line)].size() < outbox_capacity_;
@@ -143,6 +172,7 @@ class L2Slice final : public ClockedUnit {
   SectorCache cache_;
   MshrTable<Waiter> mshrs_;
   DelayLine<MemResponse> pipeline_;
+  DelayLine<MemResponse> handed_on_;  // far lines' fills, leaving at once
   ByteCredit bandwidth_;
   Link<MemRequest>& in_;
   Link<DramResponse>& fills_;
@@ -153,6 +183,8 @@ class L2Slice final : public ClockedUnit {
   std::size_t outbox_capacity_;
   std::size_t outbox_requests_ = 0;
   Doorbell& inbox_;
+  HomeLinks homes_;
+  RingBuffer<MemRequest> home_fetches_;  // waiting for room in their home slice's queue
   Picos next_ps_ = kNever;
   Block request_block_ = Block::kNone;
   Block fill_block_ = Block::kNone;

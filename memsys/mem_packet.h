@@ -41,6 +41,10 @@ struct MemRequest {
   // Set by an L2 slice on a read it has answered while the read still waited in its
   // queue, together with an earlier read of the same line (l2.merge_queued_reads).
   bool answered = false;
+  // A near slice's fetch of a far line from its home slice
+  // (interconnect.near_slice_serves_far_reads): `sm` is that slice's index and `tag` its
+  // MSHR; the response goes to the slice's fills.
+  bool from_slice = false;
 };
 
 // L2 slice back to an SM. For a write or reduction: its acknowledgement, no data.
@@ -50,6 +54,7 @@ struct MemResponse {
   std::uint32_t tag = 0;
   std::uint16_t sm = 0;
   ReqKind kind = ReqKind::kRead;
+  bool to_slice = false;  // the answer to a MemRequest::from_slice (sm: the slice)
 };
 
 // L2 slice to a DRAM channel: a sector fetch or a writeback of dirty sectors.

@@ -150,15 +150,21 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
                                                       config_.l2().line_bytes(), dram_requests_[k],
                                                       dram_fills_.all(), *channel_bells[k]));
   }
+  // Near slices fetch far lines from their home slices over the partitions' link.
+  const config::InterconnectConfig& noc = config_.interconnect();
+  L2Slice::HomeLinks homes;
+  if (noc.replicate_far_reads() && noc.near_slice_serves_far_reads() && routes_.partitions() > 1) {
+    homes = {slice_requests_.all(), noc.far_partition_latency_cycles() * clocks.l2.period_ps};
+  }
   for (std::uint32_t j = 0; j < slices; ++j) {
     slices_.push_back(std::make_unique<L2Slice>(
         j, config_.l2(), clocks.l2, map_, slice_requests_[j], dram_fills_[j], slice_responses_[j],
-        dram_requests_.all(), *slice_bells[j]));
+        dram_requests_.all(), *slice_bells[j], homes));
   }
   noc_ = std::make_unique<Interconnect>(
       config_.interconnect(), noc_clock, clocks.l2, sector_bytes, map_, routes_,
       Interconnect::Ports{sm_requests_.all(), sm_responses_.all(), slice_requests_.all(),
-                          slice_responses_.all()},
+                          slice_responses_.all(), dram_fills_.all()},
       noc_bell, &replicas_);
   for (std::uint32_t i = 0; i < sms; ++i) {
     l1s_.push_back(std::make_unique<L1Unit>(

@@ -88,6 +88,11 @@ void check_memsys_config(const config::GpuConfig& c) {
         "other partition",
         c.l2().slices(), noc.l2_partitions()));
   }
+  if (noc.near_slice_serves_far_reads() && !noc.replicate_far_reads()) {
+    throw Error(
+        "interconnect.near_slice_serves_far_reads needs interconnect.replicate_far_reads: the "
+        "near slice serves the copies that option makes");
+  }
 
   const config::L2Config& l2 = c.l2();
   require(l2.has_size_bytes(), "l2.size_bytes");

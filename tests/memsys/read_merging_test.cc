@@ -155,5 +155,44 @@ TEST(ReadMerging, QueuedReadsWantingSectorsTheLineLacksAreNotAnswered) {
   EXPECT_EQ(stats.sum("gpu.dram.channel[", "read_bytes"), 64);  // line A's sectors 2 and 3
 }
 
+// Both SMs miss on line A and wait in one MSHR; a read of line B (resident) reaches
+// the slice after A's fill (about cycle 131) and waits for the bandwidth the fill's
+// reads took: 128 cycles of it at least, so it always waits.
+struct ReadsWaitingOnAFill {
+  explicit ReadsWaitingOnAFill(bool merge, std::uint32_t second_threads = 32)
+      : rig(slow_slice(merge)) {
+    rig.memory->memcpy_to_device(kLineB, 128);
+    rig.sm(0).load_l1_bypass(0, 1, strided(kLineA, 4));
+    rig.sm(1).load_l1_bypass(0, 2, strided(kLineA, 4, second_threads));
+    rig.sm(0).load_l1_bypass(150 * kCycle, 3, strided(kLineB, 4));
+    rig.run();
+  }
+  Picos b_after_a() { return rig.sm(0).completed_at(3) - rig.sm(0).completed_at(1); }
+  Rig rig;
+};
+
+TEST(ReadMerging, ReadsCompletedByOneFillShareItsReadOut) {
+  ReadsWaitingOnAFill merged(true);
+  ReadsWaitingOnAFill separate(false);
+  for (auto* run : {&merged, &separate}) {
+    EXPECT_EQ(run->rig.stats().sum("gpu.dram.channel[", "read_bytes"), 128);
+    EXPECT_EQ(run->rig.sm(0).completed_at(1), run->rig.sm(1).completed_at(2));
+    EXPECT_EQ(run->rig.stats().get("gpu.noc.response_packets"), 3);
+  }
+  // Separate, the fill's two reads take 256 cycles of the slice's byte a cycle; merged,
+  // they share one read-out of the line's 128 bytes.
+  EXPECT_EQ(separate.b_after_a() - merged.b_after_a(), 128 * kCycle);
+}
+
+TEST(ReadMerging, AFillsReadsShareOnlyTheSectorsTheyHaveInCommon) {
+  ReadsWaitingOnAFill whole(true);
+  ReadsWaitingOnAFill half(true, 16);  // SM 1 reads sectors 0 and 1 only
+  ReadsWaitingOnAFill separate(false, 16);
+  // Merged, SM 1's sectors are part of SM 0's read-out either way; separate, they cost
+  // 64 cycles of their own.
+  EXPECT_EQ(half.b_after_a(), whole.b_after_a());
+  EXPECT_EQ(separate.b_after_a() - half.b_after_a(), 64 * kCycle);
+}
+
 }  // namespace
 }  // namespace sassim::memsys
