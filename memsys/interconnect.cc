@@ -129,13 +129,13 @@ bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
     ByteCredit& port = sm_send_[sm];
     port.refill(cycle);
     while (source.ready(now) && port.available()) {
-      const MemRequest& r = source.front();
-      const std::uint32_t slice = target_slice(r);
+      const std::uint32_t slice = target_slice(source.front());
       Link<MemRequest>& destination = *ports_.slice_requests[slice];
       if (destination.full()) break;
+      MemRequest r = source.pop();
       port.consume(request_bytes(r));
       const Picos arrive = now + route_request(r, slice, now);
-      destination.push(source.pop(), now, arrive);
+      destination.push(r, now, arrive);
       ++request_packets_;
       last_granted = sm;
       progress = true;
@@ -156,7 +156,7 @@ std::uint32_t Interconnect::copy_slice(std::uint32_t slice, std::uint32_t partit
   return slice - routes_.partition_of_slice(slice) * per + partition * per;
 }
 
-Picos Interconnect::route_request(const MemRequest& r, std::uint32_t slice, Picos now) {
+Picos Interconnect::route_request(MemRequest& r, std::uint32_t slice, Picos now) {
   if (replicas_ == nullptr || slice != map_.slice_of(r.line)) return latency(r.sm, slice);
   const std::uint32_t home = routes_.partition_of_slice(slice);
   const bool far = routes_.far(r.sm, slice);
@@ -170,7 +170,8 @@ Picos Interconnect::route_request(const MemRequest& r, std::uint32_t slice, Pico
   }
   if (!far) return latency(r.sm, slice);
   const bool near = replicas_->holds(copy, r.line, r.sector_mask);
-  far_reads_.emplace(std::tuple{r.sm, r.tag, r.line}, Pending{near, copy});
+  r.far = FarRead{static_cast<std::uint16_t>(copy),
+                  near ? FarRead::State::kNear : FarRead::State::kMiss};
   if (!near) {
     replicas_->pass(copy, r, now);
     return latency(r.sm, slice);
@@ -180,18 +181,15 @@ Picos Interconnect::route_request(const MemRequest& r, std::uint32_t slice, Pico
 }
 
 Picos Interconnect::route_response(const MemResponse& r, std::uint32_t j) {
-  if (replicas_ == nullptr || r.kind != ReqKind::kRead || !routes_.far(r.sm, j)) {
-    return latency(r.sm, j);
+  switch (r.far.state) {
+    case FarRead::State::kNone:
+      break;
+    case FarRead::State::kNear:
+      return latency(r.sm, r.far.copy);
+    case FarRead::State::kMiss:
+      replicas_->install(r.far.copy, r.line, r.sector_mask);
+      break;
   }
-  // The first of equal keys is the oldest read (multimap keeps insertion order).
-  const auto it = far_reads_.lower_bound(std::tuple{r.sm, r.tag, r.line});
-  if (it == far_reads_.end() || it->first != std::tuple{r.sm, r.tag, r.line}) {
-    return latency(r.sm, j);
-  }
-  const Pending p = it->second;
-  far_reads_.erase(it);
-  if (p.near) return latency(r.sm, p.copy);
-  replicas_->install(p.copy, r.line, r.sector_mask);
   return latency(r.sm, j);
 }
 

@@ -37,10 +37,8 @@
 // (MemResponse::to_slice) takes the home slice's port and reaches the near slice's
 // fills far_partition_latency_cycles (L2 clock) after it leaves.
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
@@ -104,9 +102,10 @@ class Interconnect final : public ClockedUnit {
   std::uint32_t target_slice(const MemRequest& r) const;
   // The slice of partition p at home slice `slice`'s position within its partition.
   std::uint32_t copy_slice(std::uint32_t slice, std::uint32_t partition) const;
-  // Replication on routing a request to its home slice at `now`; returns its latency.
-  Picos route_request(const MemRequest& r, std::uint32_t slice, Picos now);
-  // Replication on a response from slice j; returns its latency.
+  // Replication on routing a request to its home slice at `now` (recording its route in
+  // r.far); returns its latency.
+  Picos route_request(MemRequest& r, std::uint32_t slice, Picos now);
+  // Replication on a response from slice j (by the route in r.far); returns its latency.
   Picos route_response(const MemResponse& r, std::uint32_t j);
   bool move_responses(std::uint64_t cycle, Picos now);
   // Whether slice j's port can send at now (refilling its credit).
@@ -134,17 +133,11 @@ class Interconnect final : public ClockedUnit {
   std::uint32_t response_start_ = 0;  // round-robin start over slices
   Picos next_ps_ = kNever;
 
-  // Replication (null: off).
-  struct Pending {
-    bool near = false;       // timed as a near access both ways
-    std::uint32_t copy = 0;  // the slice that holds (or will hold) the copy
-  };
+  // Replication (null: off). A far read's route travels in the packets (FarRead).
   ReplicaStore* replicas_ = nullptr;
   bool near_serves_ = false;  // near_slice_serves_far_reads (with replicas_)
   Picos far_ps_ = 0;          // the link between the partitions, one way
   const NocRoutes& routes_;
-  // Far reads in flight, by (SM, tag, line); equal keys in issue order.
-  std::multimap<std::tuple<std::uint16_t, std::uint32_t, std::uint64_t>, Pending> far_reads_;
   std::uint64_t replica_hits_ = 0;
 
   std::uint64_t request_packets_ = 0;

@@ -261,9 +261,14 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
 
   const std::uint32_t valid = cached != nullptr ? cached->valid : 0;
   const std::uint32_t missing = mask & ~valid;
-  const Waiter waiter{missing,           mask,         request.tag,
-                      request.sm,        request.kind, request.acknowledge,
-                      request.from_slice};
+  const Waiter waiter{missing,
+                      mask,
+                      request.tag,
+                      request.sm,
+                      request.kind,
+                      request.acknowledge,
+                      request.from_slice,
+                      request.far};
   if (missing == 0) {
     stats_.sector_accesses += count(mask);
     stats_.sector_hits += count(mask);
@@ -317,7 +322,7 @@ void L2Slice::answer_queued_reads(std::uint64_t line, std::uint32_t valid, Picos
     queued.answered = true;
     ++stats_.merged_reads;
     pipeline_.push(MemResponse{line, queued.sector_mask, queued.tag, queued.sm, queued.kind,
-                               queued.from_slice},
+                               queued.from_slice, queued.far},
                    now + hit_pipeline_ps_);
   }
 }
@@ -369,8 +374,8 @@ void L2Slice::complete(const Waiter& waiter, std::uint64_t line, SectorCache::Li
   }
   bandwidth_.consume(static_cast<std::int64_t>(data_bytes(charged)));
   if (expects_response(waiter.kind) || waiter.acknowledge) {
-    const MemResponse response{line,      waiter.mask, waiter.tag,
-                               waiter.sm, waiter.kind, waiter.from_slice};
+    const MemResponse response{line,        waiter.mask,       waiter.tag, waiter.sm,
+                               waiter.kind, waiter.from_slice, waiter.far};
     if (hand_on) {
       handed_on_.push(response, now);
     } else {

@@ -121,6 +121,7 @@ class L2Slice final : public ClockedUnit {
     ReqKind kind = ReqKind::kRead;
     bool acknowledge = false;  // a reduction answered without data
     bool from_slice = false;   // MemRequest::from_slice
+    FarRead far{};             // MemRequest::far
   };
   enum class Block : std::uint8_t { kNone, kBandwidth, kMshr, kDram };
 

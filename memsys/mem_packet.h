@@ -27,6 +27,18 @@ inline bool expects_response(ReqKind kind) {
   return kind == ReqKind::kRead || kind == ReqKind::kAtomic;
 }
 
+// How the interconnect routed a read of a far line (interconnect.replicate_far_reads);
+// the slice echoes it in the response, so the way back needs no lookup.
+struct FarRead {
+  enum class State : std::uint8_t {
+    kNone,  // not a far read
+    kMiss,  // the near copy lacked its sectors: the response leaves them there
+    kNear,  // the near copy holds them: timed near both ways
+  };
+  std::uint16_t copy = 0;  // the near slice that holds (or will hold) the copy
+  State state = State::kNone;
+};
+
 // SM (L1) to L2 slice.
 struct MemRequest {
   std::uint64_t line = 0;
@@ -45,6 +57,7 @@ struct MemRequest {
   // (interconnect.near_slice_serves_far_reads): `sm` is that slice's index and `tag` its
   // MSHR; the response goes to the slice's fills.
   bool from_slice = false;
+  FarRead far{};  // set by the interconnect
 };
 
 // L2 slice back to an SM. For a write or reduction: its acknowledgement, no data.
@@ -55,6 +68,7 @@ struct MemResponse {
   std::uint16_t sm = 0;
   ReqKind kind = ReqKind::kRead;
   bool to_slice = false;  // the answer to a MemRequest::from_slice (sm: the slice)
+  FarRead far{};          // the request's
 };
 
 // L2 slice to a DRAM channel: a sector fetch or a writeback of dirty sectors.
