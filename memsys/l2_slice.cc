@@ -188,8 +188,9 @@ bool L2Slice::tick(std::uint64_t cycle, Picos now) {
 
   Picos next = outbox_requests_ > 0 || !home_fetches_.empty() ? now + clock_.period_ps : kNever;
   if (!pipeline_.empty() || !handed_on_.empty()) {
-    next = out_blocked ? now + clock_.period_ps
-                       : std::min(pipeline_.front_ready_ps(), handed_on_.front_ready_ps());
+    next = std::min(next, out_blocked
+                              ? now + clock_.period_ps
+                              : std::min(pipeline_.front_ready_ps(), handed_on_.front_ready_ps()));
   }
   if (!fills_.empty()) {
     Picos ready = fills_.front_ready_ps();
