@@ -82,29 +82,9 @@ bool Interconnect::move_responses(std::uint64_t cycle, Picos now) {
     Link<MemResponse>& source = *ports_.slice_responses[j];
     while (source.ready(now) && slice_port_open(j, now)) {
       const MemResponse& r = source.front();
-      if (r.to_slice) {
-        // A home slice's answer to a near slice's fetch, over the partitions' link.
-        Link<DramResponse>& fills = *ports_.slice_fills[r.sm];
-        if (fills.full()) break;
-        if (!slice_send_.empty()) slice_send_[j].consume(response_bytes(r));
-        fills.push(DramResponse{r.line, r.sector_mask, r.tag}, now, now + far_ps_);
-        source.pop();
-        ++response_packets_;
-        last_granted = j;
-        progress = true;
-        continue;
-      }
-      Link<MemResponse>& destination = *ports_.sm_responses[r.sm];
-      if (destination.full()) break;
+      if (!(r.to_slice ? hand_to_slice(r, now) : hand_to_sm(r, j, cycle, now))) break;
       if (!slice_send_.empty()) slice_send_[j].consume(response_bytes(r));
-      // The SM's receive port serializes its packets: one starts when the previous
-      // one has used its bytes (an output queue, so one busy SM never blocks a slice
-      // whose later responses go elsewhere, unless that SM's queue is full).
-      std::uint64_t& next_free = sm_receive_next_[r.sm];
-      const std::uint64_t start = std::max(cycle * port_bytes_per_cycle_, next_free);
-      next_free = start + response_bytes(r);
-      const Picos arrive = clock_.edge(start / port_bytes_per_cycle_) + route_response(r, j);
-      destination.push(source.pop(), now, arrive);
+      source.pop();
       ++response_packets_;
       last_granted = j;
       progress = true;
@@ -112,6 +92,29 @@ bool Interconnect::move_responses(std::uint64_t cycle, Picos now) {
   }
   if (progress) response_start_ = (last_granted + 1) % slices_;
   return progress;
+}
+
+bool Interconnect::hand_to_slice(const MemResponse& r, Picos now) {
+  // A home slice's answer to a near slice's fetch, over the partitions' link.
+  Link<DramResponse>& fills = *ports_.slice_fills[r.sm];
+  if (fills.full()) return false;
+  fills.push(DramResponse{r.line, r.sector_mask, r.tag}, now, now + far_ps_);
+  return true;
+}
+
+bool Interconnect::hand_to_sm(const MemResponse& r, std::uint32_t j, std::uint64_t cycle,
+                              Picos now) {
+  Link<MemResponse>& destination = *ports_.sm_responses[r.sm];
+  if (destination.full()) return false;
+  // The SM's receive port serializes its packets: one starts when the previous
+  // one has used its bytes (an output queue, so one busy SM never blocks a slice
+  // whose later responses go elsewhere, unless that SM's queue is full).
+  std::uint64_t& next_free = sm_receive_next_[r.sm];
+  const std::uint64_t start = std::max(cycle * port_bytes_per_cycle_, next_free);
+  next_free = start + response_bytes(r);
+  const Picos arrive = clock_.edge(start / port_bytes_per_cycle_) + route_response(r, j);
+  destination.push(r, now, arrive);
+  return true;
 }
 
 bool Interconnect::slice_port_open(std::uint32_t j, Picos now) {

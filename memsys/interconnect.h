@@ -33,7 +33,7 @@
 // through that near slice, taking its bandwidth (ReplicaStore::pass) when it is routed.
 // With interconnect.near_slice_serves_far_reads as well, a far read goes to that near
 // slice instead (its latency both ways), which serves it or fetches the line from the
-// home slice (L2Slice::HomeLinks); the home slice's answer to such a fetch
+// home slice (L2HomeLinks); the home slice's answer to such a fetch
 // (MemResponse::to_slice) takes the home slice's port and reaches the near slice's
 // fills far_partition_latency_cycles (L2 clock) after it leaves.
 #include <cstdint>
@@ -108,6 +108,10 @@ class Interconnect final : public ClockedUnit {
   // Replication on a response from slice j (by the route in r.far); returns its latency.
   Picos route_response(const MemResponse& r, std::uint32_t j);
   bool move_responses(std::uint64_t cycle, Picos now);
+  // Push slice j's response r on to its near slice's fills (MemResponse::to_slice) or its
+  // SM; false when that queue is full.
+  bool hand_to_slice(const MemResponse& r, Picos now);
+  bool hand_to_sm(const MemResponse& r, std::uint32_t j, std::uint64_t cycle, Picos now);
   // Whether slice j's port can send at now (refilling its credit).
   bool slice_port_open(std::uint32_t j, Picos now);
   bool move_requests(std::uint64_t cycle, Picos now);

@@ -18,7 +18,7 @@ unsigned count(std::uint32_t mask) {
 L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock clock,
                  const AddressMap& map, Link<MemRequest>& in, Link<DramResponse>& fills,
                  Link<MemResponse>& out, std::span<Link<DramRequest>* const> channels,
-                 Doorbell& inbox, HomeLinks homes)
+                 Doorbell& inbox, L2HomeLinks homes)
     : name_(fmt::format("gpu.l2.slice[{}]", index)),
       index_(index),
       clock_(clock),
@@ -254,7 +254,7 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
     stats_.sector_misses += count(mask & ~present);
     bandwidth_.consume(static_cast<std::int64_t>(request_cost(request)));
     if (request.acknowledge) {
-      pipeline_.push(MemResponse{request.line, mask, request.tag, request.sm, request.kind, false},
+      pipeline_.push(MemResponse{request.line, mask, request.tag, request.sm, request.kind},
                      now + hit_pipeline_ps_);
     }
     return Block::kNone;
@@ -285,22 +285,24 @@ L2Slice::Block L2Slice::handle_request(const MemRequest& request, Picos now) {
       entry != MshrTable<Waiter>::kNone ? mshrs_[entry].outstanding : 0;
   // fetch_blocks(0) is 0: nothing to fetch when every missing sector is on its way.
   const std::uint32_t fetch = fetch_blocks(missing & ~outstanding) & ~valid & ~outstanding;
+  // A far line's copy fetches from its home slice, any other line from DRAM.
   const bool far = far_line(request.line);
   if (fetch != 0 && !(far ? home_fetches_.size() < outbox_capacity_ : can_send(request.line)))
     return Block::kDram;
 
   if (entry == MshrTable<Waiter>::kNone) entry = mshrs_.allocate(request.line, now);
-  if (fetch != 0 && far) {
-    fetch_from_home(request.line, fetch, entry, now);
-    mshrs_[entry].outstanding |= fetch;
-  } else if (fetch != 0) {
-    send(DramRequest{.line = request.line,
-                     .sent_ps = now,
-                     .sector_mask = fetch,
-                     .tag = entry,
-                     .slice = static_cast<std::uint16_t>(index_),
-                     .write = false},
-         now);
+  if (fetch != 0) {
+    if (far) {
+      fetch_from_home(request.line, fetch, entry, now);
+    } else {
+      send(DramRequest{.line = request.line,
+                       .sent_ps = now,
+                       .sector_mask = fetch,
+                       .tag = entry,
+                       .slice = static_cast<std::uint16_t>(index_),
+                       .write = false},
+           now);
+    }
     mshrs_[entry].outstanding |= fetch;
   }
   mshrs_[entry].waiters.push_back(waiter);

@@ -31,10 +31,10 @@
 // charged for a read and a write-back of whole cycles each. Far requests passing through
 // the slice on their way to another partition's home slice (pass_through) take its
 // bandwidth too, for their sectors once (the merge happens at the home slice).
-// With interconnect.near_slice_serves_far_reads (HomeLinks given), a read of a line
+// With interconnect.near_slice_serves_far_reads (L2HomeLinks given), a read of a line
 // homed in another slice is its partition's copy: a miss fetches the missing blocks
 // from the home slice (a MemRequest::from_slice pushed into that slice's request link,
-// HomeLinks::latency_ps later) instead of DRAM, and the fill (the home's response, into
+// L2HomeLinks::latency_ps later) instead of DRAM, and the fill (the home's response, into
 // this slice's fills) completes its waiters at once: their data has already been
 // through the home slice's hit pipeline. A request
 // blocked on full MSHRs waits at the head. Requests for DRAM wait in a small outbox per channel of
@@ -68,11 +68,10 @@ struct L2HomeLinks {
 
 class L2Slice final : public ClockedUnit {
  public:
-  using HomeLinks = L2HomeLinks;
   // channels: the request link of every DRAM channel, indexed by channel.
   L2Slice(std::uint32_t index, const config::L2Config& config, Clock clock, const AddressMap& map,
           Link<MemRequest>& in, Link<DramResponse>& fills, Link<MemResponse>& out,
-          std::span<Link<DramRequest>* const> channels, Doorbell& inbox, HomeLinks homes = {});
+          std::span<Link<DramRequest>* const> channels, Doorbell& inbox, L2HomeLinks homes = {});
 
   bool tick(std::uint64_t cycle, Picos now) override;
   Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
@@ -139,7 +138,7 @@ class L2Slice final : public ClockedUnit {
   // sectors whose read-out (or write) it takes from the slice's bandwidth.
   void complete(const Waiter& waiter, std::uint64_t line, SectorCache::Line* cached, Picos now,
                 bool hand_on, std::uint32_t charged);
-  // A line homed in another slice (a far line's copy; only with HomeLinks).
+  // A line homed in another slice (a far line's copy; only with L2HomeLinks).
   bool far_line(std::uint64_t line) const {
     return !homes_.slices.empty() && map_.slice_of(line) != index_;
   }
@@ -184,7 +183,7 @@ class L2Slice final : public ClockedUnit {
   std::size_t outbox_capacity_;
   std::size_t outbox_requests_ = 0;
   Doorbell& inbox_;
-  HomeLinks homes_;
+  L2HomeLinks homes_;
   RingBuffer<MemRequest> home_fetches_;  // waiting for room in their home slice's queue
   Picos next_ps_ = kNever;
   Block request_block_ = Block::kNone;

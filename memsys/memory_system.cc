@@ -152,7 +152,7 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
   }
   // Near slices fetch far lines from their home slices over the partitions' link.
   const config::InterconnectConfig& noc = config_.interconnect();
-  L2Slice::HomeLinks homes;
+  L2HomeLinks homes;
   if (noc.replicate_far_reads() && noc.near_slice_serves_far_reads() && routes_.partitions() > 1) {
     homes = {slice_requests_.all(), noc.far_partition_latency_cycles() * clocks.l2.period_ps};
   }

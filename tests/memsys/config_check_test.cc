@@ -10,14 +10,7 @@
 namespace sassim::memsys {
 namespace {
 
-std::string build_error(const config::GpuConfig& c) {
-  try {
-    make_memory_system(c);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::build_error;
 
 TEST(MemsysConfig, SmallConfigBuildsInTickOrder) {
   auto memory = make_memory_system(testing::small_config());

@@ -4,8 +4,6 @@
 
 #include <string>
 
-#include "isa/error.h"
-#include "memsys/memory_system.h"
 #include "memsys_test_support.h"
 
 namespace sassim::memsys {
@@ -111,12 +109,7 @@ TEST(L2NearLevel, AWriteDropsTheNearCopy) {
 TEST(L2NearLevel, NeedsReplicatedFarReads) {
   config::GpuConfig c = near_level(true);
   c.mutable_interconnect()->set_replicate_far_reads(false);
-  std::string error;
-  try {
-    make_memory_system(c);
-  } catch (const Error& e) {
-    error = e.what();
-  }
+  const std::string error = testing::build_error(c);
   EXPECT_NE(error.find("interconnect.near_slice_serves_far_reads needs "
                        "interconnect.replicate_far_reads"),
             std::string::npos)

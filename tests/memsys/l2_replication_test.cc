@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "isa/error.h"
-#include "memsys/memory_system.h"
 #include "memsys_test_support.h"
 
 namespace sassim::memsys {
@@ -95,12 +93,7 @@ TEST(L2Replication, NearReadsMakeNoCopy) {
 TEST(L2Replication, SlicesNotAMultipleOfPartitionsAreRefused) {
   config::GpuConfig c = partitioned(true);
   c.mutable_l2()->set_slices(3);
-  std::string error;
-  try {
-    make_memory_system(c);
-  } catch (const Error& e) {
-    error = e.what();
-  }
+  const std::string error = testing::build_error(c);
   EXPECT_NE(error.find("interconnect.replicate_far_reads needs l2.slices (3) to be a multiple of "
                        "interconnect.l2_partitions (2)"),
             std::string::npos)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "isa/error.h"
 #include "memsys/engine.h"
 #include "memsys/memory_system.h"
 #include "memsys/memsys_config.h"
@@ -248,6 +249,16 @@ struct Rig {
   Engine engine;
   std::vector<std::unique_ptr<MockSm>> sms;
 };
+
+// The message make_memory_system refuses config c with; empty when it builds.
+inline std::string build_error(const config::GpuConfig& c) {
+  try {
+    make_memory_system(c);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 // Addresses of 32 threads: base + lane * stride.
 inline std::vector<std::uint64_t> strided(std::uint64_t base, std::uint64_t stride,
