@@ -39,6 +39,7 @@ std::uint32_t l2_hit_latency_cycles(const GpuConfig& config) {
   const double l2 = config.clocks().l2_mhz();
   const double in_core = l2 > 0 && core > 0 ? l2_cycles * core / l2 : l2_cycles;
   return config.sm().units().memory().latency_cycles() + config.l1().hit_latency_cycles() +
+         config.sm().load_to_memory_operand_cycles() +
          static_cast<std::uint32_t>(std::lround(in_core));
 }
 

@@ -31,8 +31,9 @@ std::uint32_t shared_carveout_bytes(const GpuConfig& config, std::uint32_t resid
                                     std::uint32_t shared_per_cta);
 
 // Unloaded latency of a load that hits the L2 partition near its SM, in core cycles,
-// as the memory model adds it up (memsys/l1_unit.h): sm.units.memory.latency_cycles +
-// l1.hit_latency_cycles + (2 x interconnect.latency_cycles (at least 1) +
+// as the memory model adds it up (memsys/l1_unit.h) for a chain of loads each addressed
+// by the last one's result: sm.units.memory.latency_cycles + l1.hit_latency_cycles +
+// sm.load_to_memory_operand_cycles + (2 x interconnect.latency_cycles (at least 1) +
 // l2.hit_latency_cycles) L2 cycles at clocks.core_mhz / clocks.l2_mhz, rounded.
 std::uint32_t l2_hit_latency_cycles(const GpuConfig& config);
 

@@ -29,6 +29,7 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       cluster_barrier_latency_(config.cluster().barrier_latency_cycles()),
       dsmem_latency_(config.cluster().dsmem_latency_cycles()),
       dsmem_bytes_per_cycle_(config.cluster().dsmem_bytes_per_cycle()),
+      load_to_memory_operand_(config.sm().load_to_memory_operand_cycles()),
       frontend_(config, config.sm().max_warps()),
       control_costs_(config.sm()),
       wgmma_(config.sm().max_ctas(), kWarpgroupsPerCta),
@@ -176,8 +177,8 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
   const isa::StaticInst& si = *w.next_inst.si;
   const std::uint64_t fetched = std::max(earliest, frontend_.ready(slot));
   if (const ControlBitsTable* control = kernel_of(w).control) {
-    const ControlReady r =
-        control_ready(w.scoreboards, (*control)[w.next_inst.static_index], fetched);
+    const ControlReady r = control_ready(w.scoreboards, (*control)[w.next_inst.static_index],
+                                         fetched, w.next_inst.memory);
     w.ready_cycle = r.cycle;
     w.control_wait = r.state;
     return;
@@ -187,7 +188,11 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
     return;
   }
   std::uint64_t ready = fetched;
-  for (std::uint8_t s = 0; s < si.num_src; ++s) ready = std::max(ready, w.reg_ready[si.src[s]]);
+  const std::uint32_t loaded_delay = w.next_inst.memory ? load_to_memory_operand_ : 0;
+  for (std::uint8_t s = 0; s < si.num_src; ++s) {
+    const std::uint64_t r = w.reg_ready[si.src[s]];
+    ready = std::max(ready, r != kNeverCycle && w.reg_loaded[si.src[s]] ? r + loaded_delay : r);
+  }
   for (std::uint8_t d = 0; d < si.num_dst; ++d) {
     const isa::RegRange& r = si.dst[d];
     for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k) {
@@ -281,8 +286,10 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
     const std::uint64_t done = dispatch + timing.latency(si.op);
     for (std::uint8_t d = 0; d < si.num_dst; ++d) {
       const isa::RegRange& r = si.dst[d];
-      for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k)
+      for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k) {
         w.reg_ready[r.first + k] = done;
+        w.reg_loaded[r.first + k] = false;
+      }
     }
   }
 

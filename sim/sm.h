@@ -238,6 +238,7 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   std::uint64_t last_launch_seq_ = 0;  // KernelContext::launch_seq of the last CTA taken
   std::uint32_t cta_launch_latency_, barrier_latency_, cluster_barrier_latency_;
   std::uint32_t dsmem_latency_, dsmem_bytes_per_cycle_;  // sm_dsmem.cc
+  std::uint32_t load_to_memory_operand_;                 // sm.load_to_memory_operand_cycles
 
   Frontend frontend_;
   ControlFlowCosts control_costs_;

@@ -56,6 +56,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
     for (unsigned k = 0; k < p.dst[d].count && p.dst[d].first + k < w.reg_ready.size(); ++k) {
       w.reg_ready[p.dst[d].first + k] = kNeverCycle;
       w.reg_pending_shared[p.dst[d].first + k] = space == isa::MemSpace::kShared;
+      w.reg_loaded[p.dst[d].first + k] = true;
     }
   }
   ++w.outstanding;
@@ -143,7 +144,13 @@ void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
     --w.outstanding_async;
     finish_async_copy(w, p.async_group);
   }
-  if (kernel_of(w).control != nullptr) control_complete(w.scoreboards, p.write_sb, p.async);
+  if (kernel_of(w).control != nullptr) {
+    // Memory instructions read a loaded register load_to_memory_operand_ cycles later.
+    const std::uint64_t memory_operand_ready =
+        p.num_dst != 0 && !p.async && load_to_memory_operand_ != 0 ? cycle + load_to_memory_operand_
+                                                                   : 0;
+    control_complete(w.scoreboards, p.write_sb, p.async, memory_operand_ready);
+  }
   free_tokens_.push_back(token);
   const unsigned slot = p.slot;
   switch (w.state) {

@@ -55,6 +55,7 @@ void Sm::issue_warpgroup_mma(unsigned slot, const isa::StaticInst& si, const isa
     for (unsigned k = 0; k < r.count && r.first + k < w.reg_ready.size(); ++k) {
       w.reg_ready[r.first + k] = kNeverCycle;
       w.reg_pending_shared[r.first + k] = false;
+      w.reg_loaded[r.first + k] = false;
     }
   }
   wgmma_warps_[slot].not_started.push_back(&si);

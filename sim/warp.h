@@ -89,6 +89,8 @@ struct Warp {
   std::array<std::uint64_t, 256> reg_ready{};
   // For registers waiting on a load: whether it is a shared-memory load.
   std::array<bool, 256> reg_pending_shared{};
+  // Whether each register was last written by a load (sm.load_to_memory_operand_cycles).
+  std::array<bool, 256> reg_loaded{};
   // Control-bit mode: the dependency scoreboards, and the state while not ready.
   WarpScoreboards scoreboards;
   WarpCycleState control_wait = WarpCycleState::kWait;

@@ -40,8 +40,13 @@ std::uint64_t control_issue(WarpScoreboards& sb, const ControlEntry& e, const Co
   return issue.cycle + e.stall;
 }
 
-void control_complete(WarpScoreboards& sb, std::uint8_t write_sb, bool async_copy) {
-  if (write_sb != kNoScoreboard && sb.pending[write_sb] > 0) --sb.pending[write_sb];
+void control_complete(WarpScoreboards& sb, std::uint8_t write_sb, bool async_copy,
+                      std::uint64_t memory_operand_ready) {
+  if (write_sb != kNoScoreboard && sb.pending[write_sb] > 0) {
+    --sb.pending[write_sb];
+    std::uint64_t& m = sb.memory_operand_ready[write_sb];
+    m = std::max(m, memory_operand_ready);
+  }
   if (!async_copy) return;
   ++sb.async_done;
   while (!sb.groups.empty() && sb.groups.front().first <= sb.async_done) {
@@ -58,16 +63,19 @@ void control_bulk_read(WarpScoreboards& sb) {
   }
 }
 
-ControlReady control_ready(const WarpScoreboards& sb, const ControlEntry& e,
-                           std::uint64_t earliest) {
+ControlReady control_ready(const WarpScoreboards& sb, const ControlEntry& e, std::uint64_t earliest,
+                           bool memory) {
   std::uint64_t ready = earliest;
   std::uint8_t blocking = 0;  // scoreboards that hold the instruction
   auto wait_for = [&](std::uint8_t b, std::uint8_t max_pending) {
+    const std::uint64_t release = memory && max_pending == 0
+                                      ? std::max(sb.release[b], sb.memory_operand_ready[b])
+                                      : sb.release[b];
     if (sb.pending[b] > max_pending) {
       ready = kNever;
       blocking |= static_cast<std::uint8_t>(1U << b);
-    } else if (max_pending == 0 && sb.release[b] > earliest && ready != kNever) {
-      ready = std::max(ready, sb.release[b]);
+    } else if (max_pending == 0 && release > earliest && ready != kNever) {
+      ready = std::max(ready, release);
       blocking |= static_cast<std::uint8_t>(1U << b);
     }
   };

@@ -44,6 +44,9 @@ struct WarpScoreboards {
   std::array<std::uint8_t, kNumScoreboards> pending{};
   // Cycle by which the fixed-time producers of each scoreboard are done.
   std::array<std::uint64_t, kNumScoreboards> release{};
+  // Cycle from which a memory instruction may read the registers of each scoreboard's
+  // completed loads (sm.load_to_memory_operand_cycles).
+  std::array<std::uint64_t, kNumScoreboards> memory_operand_ready{};
   std::uint8_t short_mask = 0;     // scoreboards last set by a shared-memory or MIO producer
   std::uint32_t async_issued = 0;  // LDGSTS accesses issued and completed
   std::uint32_t async_done = 0;
@@ -68,19 +71,21 @@ struct ControlIssue {
 };
 // Updates the scoreboards; returns the earliest cycle of the warp's next issue.
 std::uint64_t control_issue(WarpScoreboards& sb, const ControlEntry& e, const ControlIssue& issue);
-// A memory access of the warp completed; `write_sb` is its instruction's write barrier.
-void control_complete(WarpScoreboards& sb, std::uint8_t write_sb, bool async_copy);
+// A memory access of the warp completed; `write_sb` is its instruction's write barrier,
+// and a memory instruction waiting on it may issue from `memory_operand_ready` on.
+void control_complete(WarpScoreboards& sb, std::uint8_t write_sb, bool async_copy,
+                      std::uint64_t memory_operand_ready = 0);
 // A TMA store or reduction of the warp has read its source from shared memory.
 void control_bulk_read(WarpScoreboards& sb);
 
 // When the instruction `e` may issue at the earliest, given `earliest` from the stall
 // count (kNeverCycle while a scoreboard waits for memory), and the state the warp is
-// in until then.
+// in until then. `memory`: the instruction is a memory instruction.
 struct ControlReady {
   std::uint64_t cycle = 0;
   WarpCycleState state = WarpCycleState::kWait;
 };
-ControlReady control_ready(const WarpScoreboards& sb, const ControlEntry& e,
-                           std::uint64_t earliest);
+ControlReady control_ready(const WarpScoreboards& sb, const ControlEntry& e, std::uint64_t earliest,
+                           bool memory = false);
 
 }  // namespace sassim::sim
