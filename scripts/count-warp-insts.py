@@ -19,14 +19,18 @@ allows: its predicate set by ISETP from a register the loop steps by a constant 
 VIADD) against an immediate, the register set to a constant before the loop; the trip
 count then follows from simulating the compare. Unconditional branches are followed; the path ends at an EXIT that is taken. A backward
 conditional branch without a rule that is not such a loop is an error, as is a rule on an address that is not a
-conditional branch. The rules live in kernels/ubench/warp_paths.txt, one warp class a line:
+conditional branch. The rules live in a file (--paths), one warp class a line:
 
     ARCH KERNEL WARPS RULE...
 
 (several lines for one kernel add up: warps that take different paths). Prints, per
 kernel, the warp instructions of each class and the total.
 
-Usage: scripts/count-warp-insts.py [--listings DIR] [--paths FILE] [KERNEL...]
+It checks the SASS executor from the other side: `sassim capture` counts what it executed,
+this script what the listing and the rules imply (scripts/ubench-fingerprint.py counts
+the microbenchmarks by capture).
+
+Usage: scripts/count-warp-insts.py [--listings DIR] --paths FILE [KERNEL...]
 """
 import argparse
 import collections
@@ -232,8 +236,7 @@ def parse_rule(text, where, conditional):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--listings", default=ROOT / "kernels" / "sass", type=pathlib.Path)
-    parser.add_argument("--paths", default=ROOT / "kernels" / "ubench" / "warp_paths.txt",
-                        type=pathlib.Path)
+    parser.add_argument("--paths", required=True, type=pathlib.Path)
     parser.add_argument("kernels", nargs="*")
     args = parser.parse_args()
     totals = collections.OrderedDict()

@@ -15,10 +15,30 @@ constexpr uint32_t kL2BwUnroll = 4;
 
 }  // namespace
 
-// Four 32-bit loads 128 bytes apart per iteration; the window moves 512 bytes a step
-// and wraps at 16384 floats (the buffer has 96 floats of slack past the wrap).
-extern "C" __global__ void ubench_l1_bw_32f(const float* array, unsigned long long* clocks,
-                                            float* sink) {
+// The record's program: four 32-bit loads 128 bytes apart per iteration, one asm
+// statement with their adds; the window moves 512 bytes a step (warpSize, read at run
+// time, x 4 floats) and wraps at 16384 floats (the buffer has 96 floats of slack).
+extern "C" __global__ void ubench_l1_bw_32f(const float* __restrict__ array,
+                                            unsigned long long* __restrict__ clocks,
+                                            float* __restrict__ sink) {
+  const uint32_t tid = threadIdx.x;
+  const uint32_t uid = blockIdx.x * blockDim.x + tid;
+  float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (uint32_t i = tid; i < kL1BwFloats; i += blockDim.x) load_add_ca(array + i, s0);
+  asm volatile("bar.sync 0;" ::: "memory");
+  const unsigned long long start = clock_now();
+  for (uint32_t j = 0; j < kL1BwRepeats; ++j) {
+    load4_add_ca(array + ((tid + j * warpSize * 4) % kL1BwFloats), s0, s1, s2, s3);
+  }
+  asm volatile("bar.sync 0;" ::: "memory");
+  const unsigned long long stop = clock_now();
+  record(clocks, uid, start, stop);
+  sink[uid] = s0 + s1 + s2 + s3;
+}
+
+// The same with C additions after each asm load (nvcc unrolls it 4 times).
+extern "C" __global__ void ubench_l1_bw_32f_c(const float* array, unsigned long long* clocks,
+                                              float* sink) {
   const uint32_t tid = threadIdx.x;
   float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   for (uint32_t i = tid; i < kL1BwFloats; i += blockDim.x) s0 += load_ca(array + i);
@@ -37,9 +57,28 @@ extern "C" __global__ void ubench_l1_bw_32f(const float* array, unsigned long lo
   sink[tid] = s0 + s1 + s2 + s3;
 }
 
-// Two 64-bit loads 256 bytes apart per iteration over 8192 doubles.
+// The record's program: two 64-bit loads 256 bytes apart per iteration, one asm
+// statement with their adds, over 8192 doubles (the window: warpSize x 2 doubles a step).
 extern "C" __global__ void ubench_l1_bw_64f(const double* array, unsigned long long* clocks,
                                             double* sink) {
+  const uint32_t tid = threadIdx.x;
+  const uint32_t uid = blockIdx.x * blockDim.x + tid;
+  double s0 = 0, s1 = 0;
+  for (uint32_t i = tid; i < kL1BwDoubles; i += blockDim.x) load_add_ca(array + i, s0);
+  asm volatile("bar.sync 0;" ::: "memory");
+  const unsigned long long start = clock_now();
+  for (uint32_t j = 0; j < kL1Bw64Repeats; ++j) {
+    load2_add_ca(array + ((tid + j * warpSize * 2) % kL1BwDoubles), s0, s1);
+  }
+  asm volatile("bar.sync 0;" ::: "memory");
+  const unsigned long long stop = clock_now();
+  record(clocks, uid, start, stop);
+  sink[uid] = s0 + s1;
+}
+
+// The same with C additions after each asm load.
+extern "C" __global__ void ubench_l1_bw_64f_c(const double* array, unsigned long long* clocks,
+                                              double* sink) {
   const uint32_t tid = threadIdx.x;
   double s0 = 0, s1 = 0;
   for (uint32_t i = tid; i < kL1BwDoubles; i += blockDim.x) s0 += load_ca(array + i);
@@ -91,9 +130,29 @@ extern "C" __global__ void ubench_l1_bw_32f_unroll(const float* array, unsigned 
   sink[tid] = s;
 }
 
-// The same without the wrap: 1024 + 4096 x 32 floats, the first 32768 warmed up.
+// The record's program: the same without the wrap, over 1024 + 4096 x 32 floats of which
+// the first 32768 are warmed up; each step is an asm load and add whose address the
+// compiler computes afresh (warpSize is read at run time), and nvcc unrolls the loop,
+// issuing the loads of several steps before their adds.
 extern "C" __global__ void ubench_l1_bw_32f_unroll_large(const float* array,
                                                          unsigned long long* clocks, float* sink) {
+  const uint32_t tid = threadIdx.x;
+  float s = 0;
+  for (uint32_t i = tid; i < kL1BwLargeWarmFloats; i += blockDim.x) load_add_ca(array + i, s);
+  asm volatile("bar.sync 0;" ::: "memory");
+  const uint32_t start = clock32_now();
+  for (uint32_t j = 0; j < kL1BwRepeats; ++j) load_add_ca(array + tid + j * warpSize, s);
+  asm volatile("bar.sync 0;" ::: "memory");
+  const uint32_t stop = clock32_now();
+  record(clocks, tid, start, stop);
+  sink[tid] = s;
+}
+
+// The same loop not unrolled, one load in flight per warp, over a buffer whose first
+// 32768 floats are warmed up.
+extern "C" __global__ void ubench_l1_bw_32f_unroll_large_serial(const float* array,
+                                                                unsigned long long* clocks,
+                                                                float* sink) {
   const uint32_t tid = threadIdx.x;
   float s = 0;
   for (uint32_t i = tid; i < kL1BwLargeWarmFloats; i += blockDim.x) s += load_ca(array + i);
@@ -106,10 +165,41 @@ extern "C" __global__ void ubench_l1_bw_32f_unroll_large(const float* array,
   sink[tid] = s;
 }
 
-// L2: every thread of the grid touches the array once, then each loads a warp-wide
-// window moving 128 bytes a step, with ld.global.cg.
+// L2, the record's programs: every thread of the grid (two CTAs per SM) loads the array
+// (threads + repeats x 32 elements) once, grid-stride, then `repeats` times a warp-wide
+// window moving 128 bytes a step, each an asm ld.global.cg and add; 32f times with
+// clock64, 64f with the 32-bit clock.
+template <typename T, bool kClock64>
+__device__ __forceinline__ void l2_bandwidth(const T* array, uint32_t elements, uint32_t repeats,
+                                             unsigned long long* clocks, T* sink) {
+  const uint32_t uid = blockIdx.x * blockDim.x + threadIdx.x;
+  T s = 0;
+  for (uint32_t i = uid; i < elements; i += blockDim.x * gridDim.x) load_add_cg(array + i, s);
+  asm volatile("bar.sync 0;" ::: "memory");
+  const unsigned long long start = kClock64 ? clock_now() : clock32_now();
+  for (uint32_t i = 0; i < repeats; ++i) load_add_cg(array + i * warpSize + uid, s);
+  asm volatile("bar.sync 0;" ::: "memory");
+  const unsigned long long stop = kClock64 ? clock_now() : clock32_now();
+  record(clocks, uid, start, stop);
+  sink[uid] = s;
+}
+
+extern "C" __global__ void ubench_l2_bw_32f(const float* array, uint32_t elements, uint32_t repeats,
+                                            unsigned long long* clocks, float* sink) {
+  l2_bandwidth<float, true>(array, elements, repeats, clocks, sink);
+}
+
+extern "C" __global__ void ubench_l2_bw_64f(const double* array, uint32_t elements,
+                                            uint32_t repeats, unsigned long long* clocks,
+                                            double* sink) {
+  l2_bandwidth<double, false>(array, elements, repeats, clocks, sink);
+}
+
+// L2, one CTA per SM: every thread of the grid touches the array once, then each loads
+// a warp-wide window moving 128 bytes a step 2048 times, with ld.global.cg.
 template <typename T>
-__device__ __forceinline__ void l2_bandwidth(const T* array, unsigned long long* clocks, T* sink) {
+__device__ __forceinline__ void l2_bandwidth_sm(const T* array, unsigned long long* clocks,
+                                                T* sink) {
   const uint32_t uid = blockIdx.x * blockDim.x + threadIdx.x;
   const uint32_t threads = blockDim.x * gridDim.x;
   T s = 0;
@@ -123,14 +213,14 @@ __device__ __forceinline__ void l2_bandwidth(const T* array, unsigned long long*
   sink[uid] = s;
 }
 
-extern "C" __global__ void ubench_l2_bw_32f(const float* array, unsigned long long* clocks,
-                                            float* sink) {
-  l2_bandwidth(array, clocks, sink);
+extern "C" __global__ void ubench_l2_bw_32f_sm(const float* array, unsigned long long* clocks,
+                                               float* sink) {
+  l2_bandwidth_sm(array, clocks, sink);
 }
 
-extern "C" __global__ void ubench_l2_bw_64f(const double* array, unsigned long long* clocks,
-                                            double* sink) {
-  l2_bandwidth(array, clocks, sink);
+extern "C" __global__ void ubench_l2_bw_64f_sm(const double* array, unsigned long long* clocks,
+                                               double* sink) {
+  l2_bandwidth_sm(array, clocks, sink);
 }
 
 // DRAM: c = a + b + d + e + f with float4 loads and stores, grid-stride.
@@ -152,13 +242,19 @@ extern "C" __global__ void ubench_mem_bw(const float4* a, const float4* b, float
 int main(int argc, char** argv) {
   const KernelEntry kEntries[] = {
       {"ubench_l1_bw_32f", reinterpret_cast<const void*>(ubench_l1_bw_32f)},
+      {"ubench_l1_bw_32f_c", reinterpret_cast<const void*>(ubench_l1_bw_32f_c)},
       {"ubench_l1_bw_64f", reinterpret_cast<const void*>(ubench_l1_bw_64f)},
+      {"ubench_l1_bw_64f_c", reinterpret_cast<const void*>(ubench_l1_bw_64f_c)},
       {"ubench_l1_bw_128", reinterpret_cast<const void*>(ubench_l1_bw_128)},
       {"ubench_l1_bw_32f_unroll", reinterpret_cast<const void*>(ubench_l1_bw_32f_unroll)},
       {"ubench_l1_bw_32f_unroll_large",
        reinterpret_cast<const void*>(ubench_l1_bw_32f_unroll_large)},
+      {"ubench_l1_bw_32f_unroll_large_serial",
+       reinterpret_cast<const void*>(ubench_l1_bw_32f_unroll_large_serial)},
       {"ubench_l2_bw_32f", reinterpret_cast<const void*>(ubench_l2_bw_32f)},
       {"ubench_l2_bw_64f", reinterpret_cast<const void*>(ubench_l2_bw_64f)},
+      {"ubench_l2_bw_32f_sm", reinterpret_cast<const void*>(ubench_l2_bw_32f_sm)},
+      {"ubench_l2_bw_64f_sm", reinterpret_cast<const void*>(ubench_l2_bw_64f_sm)},
       {"ubench_mem_bw", reinterpret_cast<const void*>(ubench_mem_bw)},
   };
   return microbenchmark_main(argc, argv, kEntries);

@@ -10,19 +10,27 @@ namespace {
 
 constexpr std::string_view kKernels[] = {
     "ubench_l1_lat",
+    "ubench_l1_lat_cta",
     "ubench_l2_lat",
     "ubench_mem_lat",
+    "ubench_mem_lat_cta",
     "ubench_shared_lat",
     "ubench_l1_bw_32f",
+    "ubench_l1_bw_32f_c",
     "ubench_l1_bw_64f",
+    "ubench_l1_bw_64f_c",
     "ubench_l1_bw_128",
     "ubench_l1_bw_32f_unroll",
     "ubench_l1_bw_32f_unroll_large",
+    "ubench_l1_bw_32f_unroll_large_serial",
     "ubench_l2_bw_32f",
     "ubench_l2_bw_64f",
+    "ubench_l2_bw_32f_sm",
+    "ubench_l2_bw_64f_sm",
     "ubench_mem_bw",
     "ubench_shared_bw",
     "ubench_l1_shared_bw",
+    "ubench_l1_shared_bw_ring",
     "ubench_shared_bank_conflicts",
     "ubench_shared_bank_conflicts_padded",
     "ubench_max_iops_int32",
@@ -72,6 +80,10 @@ Problem parse_problem(std::string_view kernel, ParamValues values) {
   }
   Problem p;
   if (kernel == "ubench_l2_bw_32f" || kernel == "ubench_l2_bw_64f") {
+    require_at_most(values, 2, kernel);
+    p.blocks = param_u32(values, 0, 160, "BLOCKS");
+    p.repeats = param_u32(values, 1, 512, "REPEATS");
+  } else if (is_l2_bw_sm(kernel)) {
     require_at_most(values, 1, kernel);
     p.blocks = param_u32(values, 0, 80, "BLOCKS");
   } else if (kernel == "ubench_mem_bw") {
@@ -79,11 +91,18 @@ Problem parse_problem(std::string_view kernel, ParamValues values) {
     p.blocks = param_u32(values, 0, 80, "BLOCKS");
     p.size = param_u32(values, 1, 2 * 6 * 1024 * 1024 / 4, "FLOATS");
     require_multiple(p.size, 4, "FLOATS");
-  } else if (kernel == "ubench_mem_lat") {
-    require_at_most(values, 2, kernel);
-    p.blocks = param_u32(values, 0, 80, "BLOCKS");
-    p.size = param_u32(values, 1, 2 * 6 * 1024 * 1024 / 8, "ENTRIES");
+  } else if (kernel == "ubench_mem_lat" || kernel == "ubench_mem_lat_cta") {
+    const bool cta = kernel == "ubench_mem_lat_cta";
+    require_at_most(values, cta ? 2 : 1, kernel);
+    if (cta) p.blocks = param_u32(values, 0, 80, "BLOCKS");
+    p.size = param_u32(values, cta ? 1 : 0, 2 * 6 * 1024 * 1024 / 8, "ENTRIES");
     if (p.size < 2 * kMemLatChasers) throw std::invalid_argument("ENTRIES must be at least 8");
+    // The record's program links the last entries to bytes a chase must not reach.
+    if (!cta && p.size < kMemLatLoads + 2 * kMemLatChasers) {
+      throw std::invalid_argument("ENTRIES must be at least " +
+                                  std::to_string(kMemLatLoads + 2 * kMemLatChasers) +
+                                  " (the chase reads the first 32768 entries)");
+    }
   } else {
     require_at_most(values, 0, kernel);
   }
@@ -93,14 +112,20 @@ Problem parse_problem(std::string_view kernel, ParamValues values) {
 Launch launch(std::string_view kernel, const Problem& p) {
   const uint64_t u64 = sizeof(uint64_t);
   const uint64_t f32 = sizeof(float);
-  if (kernel == "ubench_l1_lat" || kernel == "ubench_l2_lat") {
-    const bool l1 = kernel == "ubench_l1_lat";
-    Launch l = shape(kernel, 1, l1 ? kL1BwThreads : 32);
-    l.add(buffer_arg("ring", (l1 ? kL1LatEntries : kL2LatEntries) * u64, Access::kReadWrite));
+  if (kernel == "ubench_l1_lat") {
+    Launch l = shape(kernel, 1, kL1LatThreads);
+    l.add(buffer_arg("ring", kL1LatEntries * u64, Access::kReadWrite));
     return timed(l, u64);
   }
-  if (kernel == "ubench_mem_lat") {
-    Launch l = shape(kernel, p.blocks, 1024);
+  if (kernel == "ubench_l1_lat_cta" || kernel == "ubench_l2_lat") {
+    const bool l1 = kernel == "ubench_l1_lat_cta";
+    Launch l = shape(kernel, 1, l1 ? kL1BwThreads : 32);
+    l.add(buffer_arg("ring", (l1 ? kL1LatCtaEntries : kL2LatEntries) * u64, Access::kReadWrite));
+    return timed(l, u64);
+  }
+  if (kernel == "ubench_mem_lat" || kernel == "ubench_mem_lat_cta") {
+    const bool cta = kernel == "ubench_mem_lat_cta";
+    Launch l = shape(kernel, p.blocks, cta ? 1024 : kMemLatThreads);
     l.add(buffer_arg("ring", p.size * u64, Access::kReadWrite)).add(u32_arg("entries", p.size));
     return timed(l, u64);
   }
@@ -109,24 +134,37 @@ Launch launch(std::string_view kernel, const Problem& p) {
     l.add(u32_arg("stride", 1));
     return timed(l, u64);
   }
-  if (kernel == "ubench_l1_bw_64f") {
+  if (kernel.starts_with("ubench_l1_bw_64f")) {
     Launch l = shape(kernel, 1, kL1BwThreads);
     // 32 doubles of slack: the second load of the last window reads past the wrap.
     l.add(buffer_arg("array", (kL1BwDoubles + 32) * sizeof(double), Access::kRead));
     return timed(l, sizeof(double));
   }
-  if (kernel == "ubench_l1_bw_32f" || kernel == "ubench_l1_bw_128" ||
-      kernel == "ubench_l1_bw_32f_unroll" || kernel == "ubench_l1_bw_32f_unroll_large") {
-    const bool large = kernel == "ubench_l1_bw_32f_unroll_large";
+  if (kernel.starts_with("ubench_l1_bw_32f") || kernel == "ubench_l1_bw_128" ||
+      kernel == "ubench_l1_bw_32f_unroll" || kernel.starts_with("ubench_l1_bw_32f_unroll_large")) {
+    const bool large = kernel.starts_with("ubench_l1_bw_32f_unroll_large");
     Launch l = shape(kernel, 1, kL1BwThreads);
     // ubench_l1_bw_32f reads up to 96 floats past its wrap.
     const uint64_t floats =
-        large ? kL1BwLargeFloats : kL1BwFloats + (kernel == "ubench_l1_bw_32f" ? 96 : 0);
+        large ? kL1BwLargeFloats
+              : kL1BwFloats +
+                    (kernel == "ubench_l1_bw_32f" || kernel == "ubench_l1_bw_32f_c" ? 96 : 0);
     l.add(buffer_arg("array", floats * f32, Access::kRead));
     return timed(l, f32);
   }
   if (kernel == "ubench_l2_bw_32f" || kernel == "ubench_l2_bw_64f") {
     const uint64_t element = kernel == "ubench_l2_bw_32f" ? f32 : sizeof(double);
+    Launch l = shape(kernel, p.blocks, kL2BwThreads);
+    const uint64_t elements = l.threads() + uint64_t{p.repeats} * 32;
+    if (elements > UINT32_MAX)
+      throw std::invalid_argument("BLOCKS x 1024 + REPEATS x 32 must fit 32 bits");
+    l.add(buffer_arg("array", elements * element, Access::kRead))
+        .add(u32_arg("elements", static_cast<uint32_t>(elements)))
+        .add(u32_arg("repeats", p.repeats));
+    return timed(l, element);
+  }
+  if (is_l2_bw_sm(kernel)) {
+    const uint64_t element = kernel == "ubench_l2_bw_32f_sm" ? f32 : sizeof(double);
     Launch l = shape(kernel, p.blocks, kL2BwThreads);
     const uint64_t elements = l.threads() + uint64_t{kL2BwRepeats} * 32;
     l.add(buffer_arg("array", elements * element, Access::kRead));
@@ -145,9 +183,10 @@ Launch launch(std::string_view kernel, const Problem& p) {
     return timed(l, 0);
   }
   if (kernel == "ubench_shared_bw") return timed(shape(kernel, 1, 1024), sizeof(uint32_t));
-  if (kernel == "ubench_l1_shared_bw") {
+  if (kernel == "ubench_l1_shared_bw" || kernel == "ubench_l1_shared_bw_ring") {
     Launch l = shape(kernel, 1, 1024);
     l.add(buffer_arg("ring", kL1SharedRingWords * sizeof(uint32_t), Access::kRead));
+    if (kernel == "ubench_l1_shared_bw") l.add(u32_arg("stride", 1024));
     return timed(l, sizeof(uint32_t));
   }
   if (is_transpose(kernel)) {
@@ -168,6 +207,10 @@ Launch launch(std::string_view kernel, const Problem& p) {
   throw std::invalid_argument("unknown microbenchmark kernel '" + std::string(kernel) + "'");
 }
 
+bool is_l2_bw_sm(std::string_view kernel) {
+  return kernel == "ubench_l2_bw_32f_sm" || kernel == "ubench_l2_bw_64f_sm";
+}
+
 bool is_transpose(std::string_view kernel) {
   return kernel == "ubench_shared_bank_conflicts" ||
          kernel == "ubench_shared_bank_conflicts_padded";
@@ -181,22 +224,39 @@ std::vector<uint8_t> initial_contents(const Launch& l, uint32_t arg_index) {
   const Arg& arg = l.arguments()[arg_index];
   if (arg.kind != ArgKind::kBuffer || arg.access == Access::kWrite) return {};
   if (arg.name == "array") {
-    return l.kernel == "ubench_l1_bw_64f" || l.kernel == "ubench_l2_bw_64f"
+    if (l.kernel == "ubench_l1_bw_32f_unroll_large") {
+      // The record's program fills its 32768 floats; the rest of the span it reads is 0.
+      std::vector<uint8_t> bytes = iota_bytes<float>(kL1BwLargeWarmFloats);
+      bytes.resize(arg.size_bytes, 0);
+      return bytes;
+    }
+    return l.kernel.starts_with("ubench_l1_bw_64f") || l.kernel.starts_with("ubench_l2_bw_64f")
                ? iota_bytes<double>(arg.size_bytes / sizeof(double))
                : iota_bytes<float>(arg.size_bytes / sizeof(float));
   }
   if (l.kernel == "ubench_mem_bw" || is_transpose(l.kernel)) {
     return iota_bytes<float>(arg.size_bytes / sizeof(float));
   }
-  if (l.kernel == "ubench_l1_shared_bw") {
-    // Index ring: entry i holds (i + stride + 1) mod size.
-    std::vector<uint32_t> ring(kL1SharedRingWords);
-    for (uint32_t i = 0; i < kL1SharedRingWords; ++i) {
+  if (l.kernel == "ubench_l1_shared_bw" || l.kernel == "ubench_l1_shared_bw_ring") {
+    // Index ring: entry i holds (i + stride + 1) mod size; the record's program copies
+    // the first kL1SharedCopiedWords entries only, the rest of the buffer stays 0.
+    const uint32_t copied =
+        l.kernel == "ubench_l1_shared_bw" ? kL1SharedCopiedWords : kL1SharedRingWords;
+    std::vector<uint32_t> ring(kL1SharedRingWords, 0);
+    for (uint32_t i = 0; i < copied; ++i) {
       ring[i] = (i + kL1SharedRingStride + 1) % kL1SharedRingWords;
     }
     return bytes_of(ring);
   }
   return {};  // address rings: built by the kernel itself
+}
+
+uint64_t copied_bytes(const Launch& l, uint32_t arg_index) {
+  const uint64_t bytes = initial_contents(l, arg_index).size();
+  if (bytes == 0) return 0;
+  if (l.kernel == "ubench_l1_shared_bw") return uint64_t{kL1SharedCopiedWords} * sizeof(uint32_t);
+  if (l.kernel == "ubench_l1_bw_32f_unroll_large") return uint64_t{kL1BwLargeWarmFloats} * 4;
+  return bytes;
 }
 
 void transpose_reference(std::span<const float> in, std::span<float> out) {

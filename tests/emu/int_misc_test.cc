@@ -46,6 +46,26 @@ TEST(EmuIntMisc, BitsMinMaxAndPredicateMoves) {
   EXPECT_EQ(w.p[5] & 1U, 1U);
 }
 
+// CS2R reads the clock into a register pair; CS2R.32 (the 32-bit %clock) writes one
+// register and leaves the next alone.
+TEST(EmuIntMisc, Cs2rWritesAPairOrOneRegister) {
+  Rig rig;
+  rig.add("MOV", {R(3), I(0x1234)})
+      .add("MOV", {R(5), I(0x5678)})
+      .add("CS2R.32", {R(2), SR("SR_CLOCKLO")})
+      .add("MOV", {R(4), I(0xdead)})
+      .add("CS2R", {R(4), SR("SRZ")})
+      .add("CS2R", {R(6), SR("SR_CLOCKLO")})
+      .add("EXIT", {});
+  rig.run();
+  EXPECT_EQ(rig.reg(3), 0x1234U);  // untouched by CS2R.32
+  EXPECT_EQ(rig.reg(2), 2U);       // the warp instructions executed before it
+  EXPECT_EQ(rig.reg(4), 0U);
+  EXPECT_EQ(rig.reg(5), 0U);  // CS2R writes the pair
+  EXPECT_EQ(rig.reg(6), 5U);
+  EXPECT_EQ(rig.reg(7), 0U);
+}
+
 TEST(EmuIntMisc, Conversions) {
   Rig rig;
   rig.add("MOV", {R(0), I(0xfffffffd)})  // -3

@@ -1,12 +1,13 @@
 // The microbenchmark kernels' committed sm_70, sm_80 and sm_90 listings captured without
-// a trace: the warp instructions executed equal the count scripts/count-warp-insts.py
-// predicts for the listing (the "this kernel" column of docs/UBENCH.md's fingerprint
-// table, printed by scripts/ubench-fingerprint.py), and the outputs pass the check.
+// a trace: the warp instructions executed are those of docs/UBENCH.md's fingerprint
+// table ("this kernel", printed by scripts/ubench-fingerprint.py; the H200 variants from
+// docs/SILICON.md), and the outputs pass the check.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,18 +29,28 @@ struct UbenchRun {
 // The runs under 1.5 M warp instructions (kernels/ubench/suite.txt), each on the listing
 // of its GPU in the record: sm_70 (QV100), sm_80 (A100), sm_90 (H100).
 const UbenchRun kRuns[] = {
-    {"ubench_l1_lat", "", "sm_70", 30'612},
-    {"ubench_l1_lat", "", "sm_80", 30'548},
-    {"ubench_l1_lat", "", "sm_90", 30'613},
+    {"ubench_l1_lat", "", "sm_70", 30'868},
+    {"ubench_l1_lat", "", "sm_80", 30'871},
+    {"ubench_l1_lat", "", "sm_90", 30'869},
+    {"ubench_l1_lat_cta", "", "sm_70", 30'612},
+    {"ubench_l1_lat_cta", "", "sm_80", 30'548},
+    {"ubench_l1_lat_cta", "", "sm_90", 30'613},
     {"ubench_l2_lat", "", "sm_70", 50'211},
     {"ubench_l2_lat", "", "sm_80", 58'401},
     {"ubench_l2_lat", "", "sm_90", 58'369},
+    {"ubench_mem_lat", "1572864", "sm_70", 358'461},
     {"ubench_shared_lat", "", "sm_70", 36'981},
     {"ubench_shared_lat", "", "sm_80", 32'885},
     {"ubench_shared_lat", "", "sm_90", 36'989},
-    {"ubench_l1_bw_64f", "", "sm_70", 70'848},
-    {"ubench_l1_bw_64f", "", "sm_80", 71'008},
-    {"ubench_l1_bw_64f", "", "sm_90", 70'624},
+    {"ubench_l1_bw_64f", "", "sm_70", 71'360},
+    {"ubench_l1_bw_64f", "", "sm_80", 71'712},
+    {"ubench_l1_bw_64f", "", "sm_90", 71'168},
+    {"ubench_l1_bw_64f_c", "", "sm_70", 70'848},
+    {"ubench_l1_bw_64f_c", "", "sm_80", 71'008},
+    {"ubench_l1_bw_64f_c", "", "sm_90", 70'624},
+    {"ubench_l1_bw_32f_unroll_large", "", "sm_70", 938'432},
+    {"ubench_l1_bw_32f_unroll_large", "", "sm_80", 939'456},
+    {"ubench_l1_bw_32f_unroll_large", "", "sm_90", 937'568},
     {"ubench_shared_bw", "", "sm_70", 270'912},
     {"ubench_shared_bw", "", "sm_80", 139'488},
     {"ubench_shared_bw", "", "sm_90", 271'040},
@@ -53,6 +64,13 @@ const UbenchRun kRuns[] = {
     {"ubench_max_iops_int32", "", "sm_80", 134'176},
     {"ubench_max_iops_int32", "", "sm_90", 133'216},
 };
+
+const UbenchRun& run_of(std::string_view kernel, std::string_view arch) {
+  for (const UbenchRun& r : kRuns) {
+    if (r.kernel == kernel && r.arch == arch) return r;
+  }
+  throw std::invalid_argument("no run of " + std::string(kernel));
+}
 
 struct Captured {
   kernels::Launch launch;
@@ -97,7 +115,7 @@ INSTANTIATE_TEST_SUITE_P(Runs, UbenchCapture, ::testing::ValuesIn(kRuns),
 
 TEST(UbenchCheck, FailsOnAWrongSinkClocksOrTranspose) {
   {
-    Captured c = run(kRuns[0]);  // l1_lat: thread 5's sink one entry on
+    Captured c = run(run_of("ubench_l1_lat_cta", "sm_90"));  // thread 5's sink one entry on
     std::vector<uint8_t>& sink = c.buffers->arg(2);
     sink[5 * 8] = static_cast<uint8_t>(sink[5 * 8] + 8);
     const SuiteCheck check = check_suite_outputs(c.launch, c.values, *c.buffers);
@@ -105,7 +123,7 @@ TEST(UbenchCheck, FailsOnAWrongSinkClocksOrTranspose) {
     EXPECT_NE(check.message.find("thread 5 sink"), std::string::npos) << check.message;
   }
   {
-    Captured c = run(kRuns[21]);  // max_iops: thread 3 stops where it started
+    Captured c = run(run_of("ubench_max_iops_int32", "sm_90"));  // thread 3: stop = start
     std::vector<uint8_t>& clocks = c.buffers->arg(2);
     std::copy_n(clocks.begin() + 3 * 16, 8, clocks.begin() + 3 * 16 + 8);
     const SuiteCheck check = check_suite_outputs(c.launch, c.values, *c.buffers);
@@ -113,7 +131,7 @@ TEST(UbenchCheck, FailsOnAWrongSinkClocksOrTranspose) {
     EXPECT_NE(check.message.find("thread 3 has clocks"), std::string::npos) << check.message;
   }
   {
-    Captured c = run(kRuns[16]);  // shared_bank_conflicts 1: one element off
+    Captured c = run(run_of("ubench_shared_bank_conflicts", "sm_80"));  // one element off
     c.buffers->arg(0)[4 * 513] ^= 1;
     const SuiteCheck check = check_suite_outputs(c.launch, c.values, *c.buffers);
     EXPECT_FALSE(check.ok);

@@ -21,7 +21,8 @@ const std::filesystem::path kUbenchSuite =
 
 TEST(UbenchTest, EveryLineDescribesALaunchAndEveryKernelRuns) {
   const auto entries = read_suite(kUbenchSuite);
-  ASSERT_EQ(entries.size(), 25U);  // 17 runs, 4 of them once per GPU
+  // The record's 17 runs, 4 of them once per GPU, and the H200's 8 variants.
+  ASSERT_EQ(entries.size(), 33U);
   std::set<std::string> names, kernels;
   for (const SuiteEntry& entry : entries) {
     SCOPED_TRACE("ubench/suite.txt:" + std::to_string(entry.line) + " " + entry.name);
@@ -48,8 +49,20 @@ TEST(UbenchTest, LaunchesFollowTheRecord) {
   EXPECT_EQ(mem_bw.arguments()[6].value_bits, 20971520U);
   EXPECT_EQ(mem_bw.arguments()[7].size_bytes, 108U * 1024 * 16);  // clocks
 
-  const Launch l2 = describe_launch("ubench_l2_bw_64f", Values{"80"});
-  EXPECT_EQ(l2.arguments()[0].size_bytes, (80U * 1024 + 2048 * 32) * 8);
+  // Two CTAs per SM, threads + 512 x 32 elements (--fast), both values launch arguments.
+  const Launch l2 = describe_launch("ubench_l2_bw_64f", Values{"264", "512"});
+  EXPECT_EQ(l2.grid.x, 264U);
+  EXPECT_EQ(l2.arguments()[0].size_bytes, (264U * 1024 + 512 * 32) * 8);
+  EXPECT_EQ(l2.arguments()[1].value_bits, 264U * 1024 + 512 * 32);
+  EXPECT_EQ(l2.arguments()[2].value_bits, 512U);
+  const Launch l2_sm = describe_launch("ubench_l2_bw_64f_sm", Values{"80"});
+  EXPECT_EQ(l2_sm.arguments()[0].size_bytes, (80U * 1024 + 2048 * 32) * 8);
+
+  // mem_lat: one warp links the ring; the _cta variant a grid of 1024-thread CTAs.
+  const Launch mem_lat = describe_launch("ubench_mem_lat", Values{"15728640"});
+  EXPECT_EQ(mem_lat.threads(), 32U);
+  EXPECT_EQ(mem_lat.arguments()[0].size_bytes, 15728640U * 8);
+  EXPECT_EQ(describe_launch("ubench_mem_lat_cta", Values{"2", "65536"}).threads(), 2048U);
 
   // The transposes: (out, in, width, height) as the measured program's kernels.
   for (const char* kernel :
@@ -64,26 +77,65 @@ TEST(UbenchTest, LaunchesFollowTheRecord) {
 
   EXPECT_EQ(describe_launch("ubench_shared_lat", Values{}).block.x, 1U);
   EXPECT_EQ(describe_launch("ubench_l2_lat", Values{}).threads(), 32U);  // one warp
-  EXPECT_EQ(describe_launch("ubench_l1_lat", Values{}).arguments()[0].size_bytes,
-            ubench::kL1LatEntries * 8U);
+  // l1_lat: one thread, a 64 KiB ring; l1_lat_cta: 1024 threads, 32 KiB.
+  const Launch l1_lat = describe_launch("ubench_l1_lat", Values{});
+  EXPECT_EQ(l1_lat.threads(), 1U);
+  EXPECT_EQ(l1_lat.arguments()[0].size_bytes, 8192U * 8);
+  const Launch l1_lat_cta = describe_launch("ubench_l1_lat_cta", Values{});
+  EXPECT_EQ(l1_lat_cta.threads(), 1024U);
+  EXPECT_EQ(l1_lat_cta.arguments()[0].size_bytes, 4096U * 8);
 }
 
 TEST(UbenchTest, BadValuesAreErrors) {
   EXPECT_THROW(describe_launch("ubench_l1_lat", Values{"1"}), std::invalid_argument);
   EXPECT_THROW(describe_launch("ubench_mem_bw", Values{"80", "10"}), std::invalid_argument);
-  EXPECT_THROW(describe_launch("ubench_mem_lat", Values{"1", "4"}), std::invalid_argument);
+  EXPECT_THROW(describe_launch("ubench_mem_lat_cta", Values{"1", "4"}), std::invalid_argument);
+  EXPECT_THROW(describe_launch("ubench_mem_lat", Values{"1", "40000"}), std::invalid_argument);
+  try {  // the chase would reach the entries the record's program links to odd bytes
+    describe_launch("ubench_mem_lat", Values{"32775"});
+    ADD_FAILURE() << "ENTRIES 32775 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("ENTRIES must be at least 32776"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(describe_launch("ubench_mem_lat", Values{"32776"}));
+  EXPECT_THROW(describe_launch("ubench_l2_bw_32f", Values{"264", "512", "1"}),
+               std::invalid_argument);
   EXPECT_THROW(describe_launch("ubench_nope", Values{}), std::invalid_argument);
   EXPECT_THROW(describe_launch("ubench_shared_bank_conflicts", Values{"1"}), std::invalid_argument);
 }
 
 TEST(UbenchTest, HostInputs) {
+  // l1_shared_bw: the record's program copies the first 1024 entries of its ring only;
+  // the _ring variant all of it.
   const Launch l1_shared = describe_launch("ubench_l1_shared_bw", Values{});
   const std::vector<uint8_t> ring = ubench::initial_contents(l1_shared, 0);
   ASSERT_EQ(ring.size(), l1_shared.arguments()[0].size_bytes);
   uint32_t entry = 0;
-  std::memcpy(&entry, ring.data() + 4 * 16383, 4);
+  std::memcpy(&entry, ring.data() + 4 * 1023, 4);
+  EXPECT_EQ(entry, (1023U + 1024 + 1) % 16384);
+  std::memcpy(&entry, ring.data() + 4 * 1024, 4);
+  EXPECT_EQ(entry, 0U);
+  EXPECT_EQ(ubench::copied_bytes(l1_shared, 0), 4096U);
+  EXPECT_EQ(ubench::copied_bytes(l1_shared, 1), 0U);  // stride: a value
+  EXPECT_EQ(l1_shared.arguments()[1].value_bits, 1024U);
+  const Launch l1_ring = describe_launch("ubench_l1_shared_bw_ring", Values{});
+  const std::vector<uint8_t> whole = ubench::initial_contents(l1_ring, 0);
+  std::memcpy(&entry, whole.data() + 4 * 16383, 4);
   EXPECT_EQ(entry, (16383U + 1024 + 1) % 16384);
-  EXPECT_TRUE(ubench::initial_contents(l1_shared, 1).empty());  // clocks: written
+  EXPECT_EQ(ubench::copied_bytes(l1_ring, 0), 16384U * 4);
+  EXPECT_TRUE(ubench::initial_contents(l1_shared, 2).empty());  // clocks: written
+
+  // l1_bw_32f_unroll_large: 32768 floats written and copied, the rest of the span 0.
+  const Launch large = describe_launch("ubench_l1_bw_32f_unroll_large", Values{});
+  const std::vector<uint8_t> floats = ubench::initial_contents(large, 0);
+  ASSERT_EQ(floats.size(), (1024U + 4096 * 32) * 4);
+  float f = 0;
+  std::memcpy(&f, floats.data() + 4 * 32767, 4);
+  EXPECT_EQ(f, 32767.0F);
+  std::memcpy(&f, floats.data() + 4 * 32768, 4);
+  EXPECT_EQ(f, 0.0F);
+  EXPECT_EQ(ubench::copied_bytes(large, 0), 32768U * 4);
 
   const Launch bw64 = describe_launch("ubench_l1_bw_64f", Values{});
   const std::vector<uint8_t> array = ubench::initial_contents(bw64, 0);

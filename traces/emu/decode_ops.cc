@@ -181,6 +181,7 @@ std::string decode_opcode(const Instruction& source, Inst& inst, OpShape& shape)
   if (row->uniform) inst.flags |= flag::kUniform;
   const Op op = row->op;
   if (op == Op::kMufu) inst.sub = 255;
+  if (op == Op::kCs2r) inst.width = 8;  // a register pair; CS2R.32 writes one register
   if (op == Op::kHgmma || op == Op::kSyncs || op == Op::kUtmaldg || op == Op::kElect)
     return decode_hopper_modifiers(source, inst);
   for (const std::string& mod : source.modifiers) {

@@ -250,7 +250,11 @@ void exec_int(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
       for_lanes(lanes, [&](unsigned l) {
         const auto sr = static_cast<SpecialReg>(inst.sub);
         const uint64_t v = sr == SpecialReg::kZero ? 0 : ctx.clock;
-        write64(inst, w, inst.dst[0], l, v);
+        if (inst.width == 4) {
+          write(inst, w, inst.dst[0], l, static_cast<uint32_t>(v));
+        } else {
+          write64(inst, w, inst.dst[0], l, v);
+        }
       });
       return;
     case Op::kImad:

@@ -52,10 +52,14 @@ Expected sums(const kernels::Launch& l, const std::vector<uint8_t>& a) {
   Expected e;
   e.sink_bytes = sizeof(T);
   e.records = [](uint64_t) { return true; };
-  e.sink = [k, threads, &a](uint64_t t) -> uint64_t {
+  uint64_t repeats_arg = 0;
+  for (const kernels::Arg& arg : l.arguments()) {
+    if (arg.name == "repeats") repeats_arg = arg.value_bits;
+  }
+  e.sink = [k, threads, repeats_arg, &a](uint64_t t) -> uint64_t {
     auto at = [&](uint64_t i) { return load<T>(a, i); };
-    if (k == "ubench_l1_bw_32f" || k == "ubench_l1_bw_64f") {
-      const bool f64 = k == "ubench_l1_bw_64f";
+    if (k == "ubench_l1_bw_32f" || k == "ubench_l1_bw_32f_c" || k.starts_with("ubench_l1_bw_64f")) {
+      const bool f64 = k.starts_with("ubench_l1_bw_64f");
       const uint64_t n = f64 ? ub::kL1BwDoubles : ub::kL1BwFloats;
       T s[4] = {0, 0, 0, 0};
       for (uint64_t i = t; i < n; i += threads) s[0] += at(i);
@@ -78,8 +82,8 @@ Expected sums(const kernels::Launch& l, const std::vector<uint8_t>& a) {
       }
       return bits(((s[0] + s[1]) + s[2]) + s[3]);
     }
-    if (k == "ubench_l1_bw_32f_unroll" || k == "ubench_l1_bw_32f_unroll_large") {
-      const bool large = k == "ubench_l1_bw_32f_unroll_large";
+    if (k == "ubench_l1_bw_32f_unroll" || k.starts_with("ubench_l1_bw_32f_unroll_large")) {
+      const bool large = k.starts_with("ubench_l1_bw_32f_unroll_large");
       T s = 0;
       for (uint64_t i = t; i < (large ? ub::kL1BwLargeWarmFloats : ub::kL1BwFloats); i += threads)
         s += at(i);
@@ -87,10 +91,11 @@ Expected sums(const kernels::Launch& l, const std::vector<uint8_t>& a) {
         s += at(large ? t + j * 32 : (t + j * 32) % ub::kL1BwFloats);
       return bits(s);
     }
-    // l2_bw_32f / l2_bw_64f
+    // l2_bw_32f / l2_bw_64f (repeats a launch value) and their _sm variants (2048)
+    const uint64_t repeats = ub::is_l2_bw_sm(k) ? ub::kL2BwRepeats : repeats_arg;
     T s = 0;
-    for (uint64_t i = t; i < threads + uint64_t{ub::kL2BwRepeats} * 32; i += threads) s += at(i);
-    for (uint64_t j = 0; j < ub::kL2BwRepeats; ++j) s += at(j * 32 + t);
+    for (uint64_t i = t; i < threads + repeats * 32; i += threads) s += at(i);
+    for (uint64_t j = 0; j < repeats; ++j) s += at(j * 32 + t);
     return bits(s);
   };
   return e;
@@ -103,21 +108,23 @@ Expected expected(const kernels::Launch& l, DeviceBuffers& b) {
   auto base = [&](std::string_view name) {
     return b.memory.address(static_cast<size_t>(b.allocation_of_arg[arg_named(l, name)]));
   };
-  if (k == "ubench_l1_lat") {
+  if (k == "ubench_l1_lat" || k == "ubench_l1_lat_cta") {
     // Thread 0 links entry i to i + 1; thread t loads entry t, then chases 256 steps.
     const uint64_t ring = base("ring");
+    const uint32_t entries = k == "ubench_l1_lat" ? ub::kL1LatEntries : ub::kL1LatCtaEntries;
     e.sink_bytes = 8;
-    e.sink = [ring](uint64_t t) {
-      return ring + 8 * ((t + 1 + ub::kL1LatSteps) % ub::kL1LatEntries);
+    e.sink = [ring, entries](uint64_t t) {
+      return ring + 8 * ((t + 1 + ub::kL1LatSteps) % entries);
     };
   } else if (k == "ubench_l2_lat") {
     const uint64_t ring = base("ring");
     e.sink_bytes = 8;
     e.records = [](uint64_t t) { return t == 0; };
     e.sink = [ring](uint64_t) { return ring + 8 * ((1 + ub::kL2LatSteps) % ub::kL2LatEntries); };
-  } else if (k == "ubench_mem_lat") {
-    // Entry i links to i + 4, the last four back to 0-3; the chasers are threads 0-3 of
-    // the last CTA, chasing from their own entry.
+  } else if (k == "ubench_mem_lat" || k == "ubench_mem_lat_cta") {
+    // Entry i links to i + 4, the last four back to 0-3 (_cta; the record's program
+    // links them to bytes the chase never reaches); the chasers are threads 0-3 of the
+    // last CTA, chasing from their own entry.
     const uint64_t ring = base("ring");
     const uint32_t entries = l.arguments()[arg_named(l, "entries")].value_bits;
     const uint64_t first = (l.grid.count() - 1) * l.block.count();
@@ -142,13 +149,17 @@ Expected expected(const kernels::Launch& l, DeviceBuffers& b) {
     e.sink = [threads](uint64_t t) {
       return (t + threads * ub::kSharedBwSteps) % ub::kSharedBwWords;
     };
-  } else if (k == "ubench_l1_shared_bw") {
+  } else if (k == "ubench_l1_shared_bw" || k == "ubench_l1_shared_bw_ring") {
+    // Global entry i holds i + 1025 mod 16384 where the host copied it (the first 1024
+    // entries in the record's program, all of them in _ring), 0 elsewhere.
     const uint64_t threads = l.threads();
+    const uint64_t copied =
+        k == "ubench_l1_shared_bw" ? ub::kL1SharedCopiedWords : ub::kL1SharedRingWords;
     e.sink_bytes = 4;
-    e.sink = [threads](uint64_t t) {
+    e.sink = [threads, copied](uint64_t t) {
       uint64_t ps = t, pl = t;
-      auto next_l1 = [](uint64_t i) {
-        return (i + ub::kL1SharedRingStride + 1) % ub::kL1SharedRingWords;
+      auto next_l1 = [copied](uint64_t i) {
+        return i < copied ? (i + ub::kL1SharedRingStride + 1) % ub::kL1SharedRingWords : 0;
       };
       for (uint32_t i = 0; i < ub::kL1SharedRingWords; ++i) pl = next_l1(pl);
       for (uint32_t i = 0; i < ub::kL1SharedSteps; ++i) {
@@ -166,7 +177,7 @@ Expected expected(const kernels::Launch& l, DeviceBuffers& b) {
       for (uint32_t i = 0; i < 4 * ub::kIopsSteps; ++i) x = x * a + c;
       return uint64_t{x};
     };
-  } else if (k == "ubench_l1_bw_64f" || k == "ubench_l2_bw_64f") {
+  } else if (k.starts_with("ubench_l1_bw_64f") || k.starts_with("ubench_l2_bw_64f")) {
     return sums<double>(l, b.arg(arg_named(l, "array")));
   } else if (k != "ubench_mem_bw") {
     return sums<float>(l, b.arg(arg_named(l, "array")));
