@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Silicon regression: the 17 microbenchmark runs of kernels/ubench/suite.txt, captured from
+"""Silicon regression: the microbenchmark runs of kernels/ubench/suite.txt, captured from
 their committed SASS listings, simulated on the presets of the GPUs they were measured on
-(QV100, A100, H100 in the public record kernels/ubench/hw_record.csv; H200 running these very
-programs, kernels/ubench/hw_h200.csv), and correlated with the measured cycles. With
+(QV100, A100 and the H100 column, an H200, in the public record kernels/ubench/hw_record.csv;
+an H200 running these programs and variants of them, kernels/ubench/hw_h200.csv), and
+correlated with the measured cycles. A run is simulated for each GPU that measured it. With
 --suite kernels: the reference kernel suite, kernels/suite.txt, against the H200's
 measurements of the same programs (hw_h200.csv).
 
@@ -318,19 +319,21 @@ def write_doc(args, reports):
         "listing (`kernels/sass/sm_70` for QV100, `sm_80` for A100, `sm_90` for H100 and H200),",
         "simulated on the GPU's preset issuing by the listing's control bits (`--sass`) and",
         "compared with Nsight Compute's `gpc__cycles_elapsed.avg` by `sassim correlate`. QV100,",
-        "A100 and H100: the public record",
-        "[`kernels/ubench/hw_record.csv`](../kernels/ubench/hw_record.csv) of programs like these",
-        "(source and caveats: [UBENCH.md](UBENCH.md)); Accel-Sim's cycles from it are shown for",
-        "comparison; the H100 runs are simulated at 1,500 MHz, the SM clock Nsight Compute's",
-        "default lock gives the GH100 die (the H200 below), the others at their presets' clocks.",
-        "H200: these very programs measured on a real H200",
+        "A100 and H100: the public Accel-Sim record",
+        "[`kernels/ubench/hw_record.csv`](../kernels/ubench/hw_record.csv) of the same programs",
+        "(gpu-app-collection 3e5b32a9; source, caveats and the fingerprints: [UBENCH.md](UBENCH.md));",
+        "Accel-Sim's cycles from it are shown for comparison. The record's \"H100\" column was",
+        "measured on the Accel-Sim CI's H200, so it is simulated on the `h200` preset at",
+        "1,500 MHz, the SM clock Nsight Compute's default lock gives that die; QV100 and A100",
+        "at their presets' clocks. H200: programs measured on a real H200 by this project",
         "([`kernels/ubench/hw_h200.csv`](../kernels/ubench/hw_h200.csv), `scripts/device-ubench.sh`;",
         "the mean of each run's measurements at Nsight Compute's base clocks, and the run",
         "simulated at the SM clock measured, about 1,500 MHz, the L2 at the preset's own",
-        "clock: locking the clocks does not move it, docs/UBENCH.md). Every run starts",
-        "with the L2 emptied (`simulation.flush_l2_before_kernels`), as Nsight Compute measures",
-        "by default. Targets: MAPE at most 10% per GPU, Pearson r at least 0.99, no run off by",
-        "more than 25%.",
+        "clock): the record's unchanged programs and eight variants of the others (`_cta`,",
+        "`_c`, `_serial`, `_sm`, `_ring`; the rebuilt programs themselves are not yet measured",
+        "there). Every run starts with the L2 emptied (`simulation.flush_l2_before_kernels`),",
+        "as Nsight Compute measures by default. Targets: MAPE at most 10% per GPU, Pearson r",
+        "at least 0.99, no run off by more than 25%.",
         "",
         "Rerun: `scripts/regress-silicon.sh --doc docs/SILICON.md` (all runs; `--help` for",
         "`--gpu`, `--only`, `--exclude`, `--cache DIR` to keep and reuse traces, `-j N`). The ratchet test `silicon_regression_ci` replays",
