@@ -272,12 +272,12 @@ std::string DramChannel::describe_state() const {
 }
 
 void DramChannel::report(StatSink& sink) const {
-  sink.add(name_ + ".read_bytes", static_cast<double>(read_bytes_));
-  sink.add(name_ + ".write_bytes", static_cast<double>(write_bytes_));
-  sink.add(name_ + ".busy_cycles", static_cast<double>(busy_cycles()));
-  sink.add(name_ + ".row_hits", static_cast<double>(row_hits_));
-  sink.add(name_ + ".row_misses", static_cast<double>(row_misses_));
-  sink.add(name_ + ".row_conflicts", static_cast<double>(row_conflicts_));
+  sink.add_counter(name_, "read_bytes", static_cast<double>(read_bytes_));
+  sink.add_counter(name_, "write_bytes", static_cast<double>(write_bytes_));
+  sink.add_counter(name_, "busy_cycles", static_cast<double>(busy_cycles()));
+  sink.add_counter(name_, "row_hits", static_cast<double>(row_hits_));
+  sink.add_counter(name_, "row_misses", static_cast<double>(row_misses_));
+  sink.add_counter(name_, "row_conflicts", static_cast<double>(row_conflicts_));
 }
 
 }  // namespace sassim::memsys

@@ -255,9 +255,10 @@ std::string Interconnect::describe_state() const {
 }
 
 void Interconnect::report(StatSink& sink) const {
-  sink.add(name_ + ".request_packets", static_cast<double>(request_packets_));
-  sink.add(name_ + ".response_packets", static_cast<double>(response_packets_));
-  if (replicas_ != nullptr) sink.add(name_ + ".replica_hits", static_cast<double>(replica_hits_));
+  sink.add_counter(name_, "request_packets", static_cast<double>(request_packets_));
+  sink.add_counter(name_, "response_packets", static_cast<double>(response_packets_));
+  if (replicas_ != nullptr)
+    sink.add_counter(name_, "replica_hits", static_cast<double>(replica_hits_));
 }
 
 }  // namespace sassim::memsys

@@ -386,16 +386,17 @@ std::string L1Unit::describe_state() const {
 }
 
 void L1Unit::report(StatSink& sink) const {
-  sink.add(name_ + ".accesses", static_cast<double>(stats_.accesses));
-  sink.add(name_ + ".sector_accesses", static_cast<double>(stats_.sector_accesses));
-  sink.add(name_ + ".sector_hits", static_cast<double>(stats_.sector_hits));
-  sink.add(name_ + ".sector_misses", static_cast<double>(stats_.sector_misses));
-  sink.add(name_ + ".store_sectors", static_cast<double>(stats_.store_sectors));
-  sink.add(name_ + ".shared_accesses", static_cast<double>(stats_.shared_accesses));
-  sink.add(name_ + ".shared_bank_passes", static_cast<double>(stats_.shared_bank_passes));
-  sink.add(name_ + ".mshr_full_stall_cycles", static_cast<double>(stats_.mshr_full_stall_cycles));
-  sink.add(name_ + ".write_credit_stall_cycles",
-           static_cast<double>(stats_.write_credit_stall_cycles));
+  sink.add_counter(name_, "accesses", static_cast<double>(stats_.accesses));
+  sink.add_counter(name_, "sector_accesses", static_cast<double>(stats_.sector_accesses));
+  sink.add_counter(name_, "sector_hits", static_cast<double>(stats_.sector_hits));
+  sink.add_counter(name_, "sector_misses", static_cast<double>(stats_.sector_misses));
+  sink.add_counter(name_, "store_sectors", static_cast<double>(stats_.store_sectors));
+  sink.add_counter(name_, "shared_accesses", static_cast<double>(stats_.shared_accesses));
+  sink.add_counter(name_, "shared_bank_passes", static_cast<double>(stats_.shared_bank_passes));
+  sink.add_counter(name_, "mshr_full_stall_cycles",
+                   static_cast<double>(stats_.mshr_full_stall_cycles));
+  sink.add_counter(name_, "write_credit_stall_cycles",
+                   static_cast<double>(stats_.write_credit_stall_cycles));
 }
 
 }  // namespace sassim::memsys

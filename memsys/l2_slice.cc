@@ -439,15 +439,15 @@ std::string L2Slice::describe_state() const {
 }
 
 void L2Slice::report(StatSink& sink) const {
-  sink.add(name_ + ".sector_accesses", static_cast<double>(stats_.sector_accesses));
-  sink.add(name_ + ".sector_hits", static_cast<double>(stats_.sector_hits));
-  sink.add(name_ + ".sector_misses", static_cast<double>(stats_.sector_misses));
-  sink.add(name_ + ".writebacks", static_cast<double>(stats_.writebacks));
-  sink.add(name_ + ".passed_sectors", static_cast<double>(stats_.passed_sectors));
+  sink.add_counter(name_, "sector_accesses", static_cast<double>(stats_.sector_accesses));
+  sink.add_counter(name_, "sector_hits", static_cast<double>(stats_.sector_hits));
+  sink.add_counter(name_, "sector_misses", static_cast<double>(stats_.sector_misses));
+  sink.add_counter(name_, "writebacks", static_cast<double>(stats_.writebacks));
+  sink.add_counter(name_, "passed_sectors", static_cast<double>(stats_.passed_sectors));
   if (!homes_.slices.empty())
-    sink.add(name_ + ".fetched_sectors", static_cast<double>(stats_.fetched_sectors));
-  sink.add(name_ + ".atomics", static_cast<double>(stats_.atomics));
-  sink.add(name_ + ".merged_reads", static_cast<double>(stats_.merged_reads));
+    sink.add_counter(name_, "fetched_sectors", static_cast<double>(stats_.fetched_sectors));
+  sink.add_counter(name_, "atomics", static_cast<double>(stats_.atomics));
+  sink.add_counter(name_, "merged_reads", static_cast<double>(stats_.merged_reads));
 }
 
 }  // namespace sassim::memsys

@@ -23,11 +23,27 @@ struct Clock {
   static Clock from_mhz(double mhz) { return Clock{static_cast<Picos>(1'000'000.0 / mhz + 0.5)}; }
 };
 
-// Receives counters by hierarchical name ("gpu.sm[3].l1.hits").
+// Receives counters by hierarchical name ("gpu.sm[3].l1.hits"). A unit reports the
+// same counters in the same order every time: the stats registry names them once and
+// afterwards records only the values.
 class StatSink {
  public:
   virtual ~StatSink() = default;
   virtual void add(std::string_view name, double value) = 0;
+  // "<unit>.<counter>" and "<unit>.<group>.<counter>" ("gpu.sm[3]", "warp_cycles",
+  // "wait"): a sink that keeps values only does not build the name.
+  virtual void add_counter(std::string_view unit, std::string_view counter, double value) {
+    add_counter(unit, {}, counter, value);
+  }
+  virtual void add_counter(std::string_view unit, std::string_view group, std::string_view counter,
+                           double value) {
+    std::string name;
+    name.reserve(unit.size() + group.size() + counter.size() + 2);
+    name.append(unit).append(1, '.');
+    if (!group.empty()) name.append(group).append(1, '.');
+    name.append(counter);
+    add(name, value);
+  }
 };
 
 // A hardware unit ticked by the engine in its clock domain.

@@ -1,35 +1,98 @@
 #!/usr/bin/env bash
-# Simulation speed and memory on the bundled reference traces: warp instructions
-# per second, simulated cycles per second and peak resident memory, one line per
-# trace. Usage: scripts/bench.sh [SASSIM_BINARY] (default build/sim/cli/sassim).
+# Simulation speed and memory on the bundled reference traces and on a workload of
+# many small kernels: warp instructions per second, simulated cycles per second, CPU
+# milliseconds per kernel launch and peak resident memory, one line per trace.
+#   scripts/bench.sh [SASSIM]      one binary (default build/sim/cli/sassim)
+#   scripts/bench.sh OLD NEW       two binaries side by side, with NEW/OLD ratios
+# "warp_insts/s" and "cycles/s" are over the time the binary reports simulating the
+# kernels; "cpu_ms/launch" is the whole process's user + system time over its launches;
+# "peak_MiB" is its maximum resident set. Each figure is the best of BENCH_REPEATS runs
+# (default 3; the two binaries alternate, so both see the same load).
+# "many-small-kernels" is 1,000 launches (BENCH_MANY_REPEATS x 8) of the eight PyTorch
+# helper kernels of the a100 GEMM trace (one CTA each), listed in a kernelslist.g
+# written at bench time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-sassim="${1:-build/sim/cli/sassim}"
+if (($# == 2)); then
+  binaries=("$1" "$2")
+else
+  binaries=("${1:-build/sim/cli/sassim}")
+fi
 repeats="${BENCH_REPEATS:-3}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+gemm="$PWD/traces/reference/a100-flashinfer/test-traces/flashinfer-gemm/traces"
+mkdir -p "$work/many"
+for ((i = 0; i < ${BENCH_MANY_REPEATS:-125}; i++)); do
+  for k in 1 2 3 4 5 6 7 8; do echo "$gemm/kernel-$k.traceg"; done
+done >"$work/many/kernelslist.g"
+
 traces=(
   "v100 traces/reference/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1"
   "rtx2060 traces/reference/rtx-turing-vecadd-v1.2/util/tracer_nvbit/traces/GPU_0"
   "a100 traces/reference/a100-flashinfer/test-traces/flashinfer-singledecode/traces"
   "a100 traces/reference/a100-flashinfer/test-traces/flashinfer-prefill/traces"
+  "a100 traces/reference/a100-flashinfer/test-traces/flashinfer-gemm/traces"
   "gtx1080 traces/reference/gtx1080-microgpusim/test-apps/matrixmul/traces/matrixmul-32-32-trace"
+  "a100 $work/many/kernelslist.g"
 )
-printf "%-60s %-8s %12s %14s %14s %10s\n" trace preset warp_insts "warp_insts/s" "cycles/s" "peak_MiB"
+
+# One run: prints "warp_insts launches insts_per_s cycles_per_s cpu_ms_per_launch peak_MiB".
+measure() {
+  local sassim="$1" preset="$2" path="$3" out
+  out="$(/usr/bin/time -f "cpu %U %S" "$sassim" run -q --config "$preset" "$path" 2>&1)"
+  awk '
+    /^simulated / { insts = $2; gsub(/\(/, "", $8); ips = $8; cps = $11 }
+    /total \(/ { for (i = 1; i <= NF; i++) if ($i ~ /^\(/) { launches = substr($i, 2) } }
+    /^peak memory/ { mem = $3 }
+    /^cpu / { cpu = $2 + $3 }
+    END { printf "%s %s %s %s %.3f %s\n", insts, launches, ips, cps, 1000 * cpu / launches, mem }
+  ' <<<"$out"
+}
+
+label() {
+  if [[ "$1" == "$work/"* ]]; then echo "many-small-kernels"; else
+    echo "$(basename "$(dirname "$1")")/$(basename "$1")"
+  fi
+}
+
+if ((${#binaries[@]} == 1)); then
+  printf "%-40s %-8s %8s %11s %13s %11s %13s %9s\n" trace preset launches warp_insts \
+    "warp_insts/s" "cycles/s" "cpu_ms/launch" peak_MiB
+else
+  printf "%-40s %-8s %8s %11s %13s %13s %7s %10s %10s %7s %8s %8s\n" trace preset launches \
+    warp_insts "old_insts/s" "new_insts/s" ratio "old_ms/l" "new_ms/l" ratio "old_MiB" "new_MiB"
+fi
 for entry in "${traces[@]}"; do
   read -r preset path <<<"$entry"
-  best=""
+  declare -a best_ips=() best_cps=() best_ms=() best_mem=()
   for ((i = 0; i < repeats; i++)); do
-    out="$("$sassim" run -q --config "$preset" "$path")"
-    line="$(grep '^simulated ' <<<"$out")"
-    ips="$(sed -E 's/.*\(([0-9]+) warp instructions\/s, ([0-9]+) cycles\/s\).*/\1 \2/' <<<"$line")"
-    insts="$(awk '{print $2}' <<<"$line")"
-    mem="$(grep '^peak memory' <<<"$out" | awk '{print $3}')"
-    # Keep the fastest of the repeats: the least disturbed by other load.
-    if [[ -z "$best" ]] || (($(awk '{print $1}' <<<"$ips") > $(awk '{print $1}' <<<"$best"))); then
-      best="$ips"
-      best_mem="$mem"
-    fi
+    for b in "${!binaries[@]}"; do
+      read -r insts launches ips cps ms mem <<<"$(measure "${binaries[$b]}" "$preset" "$path")"
+      # Keep the fastest of the repeats: the least disturbed by other load.
+      if [[ -z "${best_ips[$b]:-}" ]] || ((ips > best_ips[b])); then
+        best_ips[b]="$ips"
+        best_cps[b]="$cps"
+      fi
+      if [[ -z "${best_ms[$b]:-}" ]] || awk -v a="$ms" -v b="${best_ms[$b]}" 'BEGIN { exit !(a < b) }'; then
+        best_ms[b]="$ms"
+      fi
+      if [[ -z "${best_mem[$b]:-}" ]] || awk -v a="$mem" -v b="${best_mem[$b]}" 'BEGIN { exit !(a < b) }'; then
+        best_mem[b]="$mem"
+      fi
+    done
   done
-  read -r speed cps <<<"$best"
-  printf "%-60s %-8s %12s %14s %14s %10s\n" "$(basename "$(dirname "$path")")/$(basename "$path")" \
-    "$preset" "$insts" "$speed" "$cps" "$best_mem"
+  if ((${#binaries[@]} == 1)); then
+    printf "%-40s %-8s %8s %11s %13s %11s %13s %9s\n" "$(label "$path")" "$preset" "$launches" \
+      "$insts" "${best_ips[0]}" "${best_cps[0]}" "${best_ms[0]}" "${best_mem[0]}"
+  else
+    printf "%-40s %-8s %8s %11s %13s %13s %7s %10s %10s %7s %8s %8s\n" "$(label "$path")" \
+      "$preset" "$launches" "$insts" "${best_ips[0]}" "${best_ips[1]}" \
+      "$(awk -v a="${best_ips[1]}" -v b="${best_ips[0]}" 'BEGIN { printf "%.2fx", a / b }')" \
+      "${best_ms[0]}" "${best_ms[1]}" \
+      "$(awk -v a="${best_ms[0]}" -v b="${best_ms[1]}" 'BEGIN { printf "%.2fx", a / b }')" \
+      "${best_mem[0]}" "${best_mem[1]}"
+  fi
+  unset best_ips best_cps best_ms best_mem
 done

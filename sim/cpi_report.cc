@@ -28,7 +28,7 @@ std::string shares(std::vector<std::pair<std::string_view, double>> parts, doubl
 
 }  // namespace
 
-std::string cpi_stack_line(const StatsSnapshot& stats, std::size_t top) {
+std::string cpi_stack_line(const KernelStats& stats, std::size_t top) {
   std::vector<std::pair<std::string_view, double>> parts;
   double total = 0;
   for (std::size_t k = 0; k < kNumWarpCycleStates; ++k) {
@@ -40,7 +40,7 @@ std::string cpi_stack_line(const StatsSnapshot& stats, std::size_t top) {
   return shares(std::move(parts), total, top);
 }
 
-std::string issue_utilisation_line(const StatsSnapshot& stats, std::uint64_t issue_slots) {
+std::string issue_utilisation_line(const KernelStats& stats, std::uint64_t issue_slots) {
   std::vector<std::pair<std::string_view, double>> parts;
   for (std::size_t u = 0; u < isa::kNumUnitClasses; ++u) {
     const std::string_view name = isa::unit_class_name(static_cast<isa::UnitClass>(u));

@@ -14,9 +14,9 @@ namespace sassim::sim {
 
 // "long_scoreboard 41.2%, selected 20.0%, ..." (at most `top` states, shares of the
 // kernel's warp cycles summed over SMs; states under 0.05% left out).
-std::string cpi_stack_line(const StatsSnapshot& stats, std::size_t top);
+std::string cpi_stack_line(const KernelStats& stats, std::size_t top);
 // "fp32 12.5%, memory 3.1%, ..." (warp instructions of each unit class / issue slots).
-std::string issue_utilisation_line(const StatsSnapshot& stats, std::uint64_t issue_slots);
+std::string issue_utilisation_line(const KernelStats& stats, std::uint64_t issue_slots);
 // Both lines for every kernel.
 void print_cycle_breakdown(std::FILE* out, const std::vector<KernelResult>& results);
 

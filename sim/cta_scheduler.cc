@@ -172,7 +172,7 @@ std::string CtaScheduler::describe_state() const {
 }
 
 void CtaScheduler::report(StatSink& sink) const {
-  sink.add(name_ + ".ctas_placed", static_cast<double>(ctas_placed_));
+  sink.add_counter(name_, "ctas_placed", static_cast<double>(ctas_placed_));
 }
 
 }  // namespace sassim::sim

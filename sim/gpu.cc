@@ -91,6 +91,10 @@ Gpu::Gpu(const config::GpuConfig& config)
   cta_scheduler_->set_clusters(GpcLayout::from_config(config),
                                config.cluster().barrier_latency_cycles());
   engine_.add(ClockDomain::kCore, cta_scheduler_.get());
+  StatNameSink names;
+  report_all(names);
+  stats_schema_ = std::make_shared<const StatsSchema>(names.names());
+  summary_ = std::make_unique<KernelSummary>(*stats_schema_);
 }
 
 Gpu::~Gpu() = default;
@@ -108,11 +112,17 @@ std::uint64_t Gpu::total_warp_insts() const {
   return n;
 }
 
+void Gpu::report_all(StatSink& sink) const {
+  for (ClockDomain d : {ClockDomain::kDram, ClockDomain::kL2, ClockDomain::kCore}) {
+    for (const ClockedUnit* unit : engine_.units(d)) unit->report(sink);
+  }
+}
+
 StatsSnapshot Gpu::snapshot() const {
   StatsSnapshot s;
-  for (ClockDomain d : {ClockDomain::kDram, ClockDomain::kL2, ClockDomain::kCore}) {
-    for (const ClockedUnit* unit : engine_.units(d)) unit->report(s);
-  }
+  StatValueSink sink(stats_schema_, s);
+  report_all(sink);
+  sink.check_complete();
   return s;
 }
 
@@ -194,24 +204,7 @@ KernelResult Gpu::finish(Launch& launch) {
   r.start_cycle = launch.start_cycle;
   r.cycles = core_cycle() - launch.start_cycle;
   r.warp_insts = launch.progress.warp_insts;
-  r.stats = snapshot().minus(launch.before);
-  r.issue_slots = r.cycles * config_.num_sms() * config_.sm().sub_cores();
-  r.ipc = r.cycles == 0 ? 0.0 : static_cast<double>(r.warp_insts) / static_cast<double>(r.cycles);
-  const double l1_accesses = r.stats.sum("gpu.sm[", ".l1.sector_accesses");
-  const double l2_accesses = r.stats.sum("gpu.l2.slice[", ".sector_accesses");
-  r.l1_hit_rate = l1_accesses == 0 ? 0.0 : r.stats.sum("gpu.sm[", ".l1.sector_hits") / l1_accesses;
-  r.l2_hit_rate =
-      l2_accesses == 0 ? 0.0 : r.stats.sum("gpu.l2.slice[", ".sector_hits") / l2_accesses;
-  r.dram_bytes = r.stats.sum("gpu.dram.channel[", ".read_bytes") +
-                 r.stats.sum("gpu.dram.channel[", ".write_bytes");
-  const double seconds = static_cast<double>(r.cycles) / (config_.clocks().core_mhz() * 1e6);
-  r.dram_gbps = seconds == 0 ? 0.0 : r.dram_bytes / seconds / 1e9;
-  r.seconds = seconds;
-  const double sub_core_cycles =
-      static_cast<double>(r.cycles) * config_.num_sms() * config_.sm().sub_cores();
-  r.tensor_utilisation =
-      sub_core_cycles == 0 ? 0.0 : r.stats.sum("gpu.sm[", ".tensor_busy_cycles") / sub_core_cycles;
-  r.tensor_tflops = seconds == 0 ? 0.0 : r.stats.sum("gpu.sm[", ".flops.tensor") / seconds / 1e12;
+  summary_->fill(snapshot().minus(launch.before), config_, r);
   r.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.host_start).count();
   ++kernels_done_;

@@ -15,7 +15,9 @@
 #include "memsys/memory_system.h"
 #include "sim/cta_scheduler.h"
 #include "sim/kernel_result.h"
+#include "sim/kernel_summary.h"
 #include "sim/sm.h"
+#include "sim/stats.h"
 #include "traces/kernel_trace.h"
 #include "traces/sass/listing.h"
 
@@ -50,13 +52,16 @@ class Gpu {
     for (auto& sm : sms_) sm->set_warp_state_accounting(mode);
   }
 
+  // Every counter now (names in stats_schema()).
   StatsSnapshot snapshot() const;
+  const std::shared_ptr<const StatsSchema>& stats_schema() const { return stats_schema_; }
   std::uint64_t core_cycle() const { return engine_.cycle(ClockDomain::kCore); }
   const config::GpuConfig& config() const { return config_; }
 
  private:
   struct Launch;
   bool memory_idle() const;
+  void report_all(StatSink& sink) const;
   std::uint64_t total_warp_insts() const;
   std::unique_ptr<Launch> prepare(traces::KernelTrace& kernel, std::size_t order);
   void start(Launch& launch);
@@ -72,6 +77,8 @@ class Gpu {
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<ClockedUnit*> memory_units_;
+  std::shared_ptr<const StatsSchema> stats_schema_;  // the counters of every unit above
+  std::unique_ptr<KernelSummary> summary_;
   std::uint64_t launches_ = 0;  // launches prepared so far (KernelContext::launch_seq)
   ProgressCallback progress_;
   std::uint64_t kernels_done_ = 0;

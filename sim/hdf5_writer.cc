@@ -2,6 +2,7 @@
 
 #include <H5Cpp.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -69,19 +70,91 @@ void write_kernels(H5::H5File& file, const std::vector<KernelResult>& results) {
   if (!rows.empty()) ds.write(rows.data(), type);
 }
 
-void write_matrix(H5::Group& group, const std::string& name, const std::vector<double>& values,
-                  hsize_t rows, hsize_t cols) {
+// Every counter name of the results, sorted, and where each schema's counters fall
+// among them (the results of one Gpu share one schema).
+struct Columns {
+  std::vector<std::string> names;
+  std::map<const StatsSchema*, std::vector<std::uint32_t>> of_schema;
+
+  explicit Columns(const std::vector<KernelResult>& results) {
+    std::vector<const StatsSchema*> schemas;
+    for (const KernelResult& r : results) {
+      const StatsSchema* s = r.stats.schema().get();
+      if (s != nullptr && std::find(schemas.begin(), schemas.end(), s) == schemas.end()) {
+        schemas.push_back(s);
+      }
+    }
+    std::set<std::string> all;
+    for (const StatsSchema* s : schemas) all.insert(s->names().begin(), s->names().end());
+    names.assign(all.begin(), all.end());
+    for (const StatsSchema* s : schemas) {
+      std::vector<std::uint32_t>& columns = of_schema[s];
+      for (const std::string& name : s->names()) {
+        auto it = std::lower_bound(names.begin(), names.end(), name);
+        columns.push_back(static_cast<std::uint32_t>(it - names.begin()));
+      }
+    }
+  }
+};
+
+// Per-SM counters: "gpu.sm[<i>].<counter>" regrouped as /per_sm/<counter>[kernel][sm].
+struct PerSm {
+  std::vector<std::string> counters;  // sorted
+  // Of each column: its counter in `counters` and its SM, or no counter.
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  std::vector<std::uint32_t> counter_of;
+  std::vector<std::uint32_t> sm_of;
+
+  explicit PerSm(const std::vector<std::string>& names) {
+    const std::string prefix = "gpu.sm[";
+    std::vector<std::pair<std::string, std::uint32_t>> parsed;  // per column
+    std::set<std::string> all;
+    for (const std::string& name : names) {
+      parsed.emplace_back(std::string(), 0);
+      if (name.compare(0, prefix.size(), prefix) != 0) continue;
+      const std::size_t close = name.find("].", prefix.size());
+      if (close == std::string::npos) continue;
+      parsed.back() = {name.substr(close + 2), static_cast<std::uint32_t>(std::stoul(name.substr(
+                                                   prefix.size(), close - prefix.size())))};
+      all.insert(parsed.back().first);
+    }
+    counters.assign(all.begin(), all.end());
+    for (const auto& [counter, sm] : parsed) {
+      if (counter.empty()) {
+        counter_of.push_back(kNone);
+        sm_of.push_back(0);
+        continue;
+      }
+      auto it = std::lower_bound(counters.begin(), counters.end(), counter);
+      counter_of.push_back(static_cast<std::uint32_t>(it - counters.begin()));
+      sm_of.push_back(sm);
+    }
+  }
+};
+
+// Kernels written per block of rows, so the matrices never sit whole in memory.
+constexpr std::size_t kRowsPerBlock = 64;
+
+void write_rows(H5::DataSet& ds, const std::vector<double>& block, hsize_t first_row, hsize_t rows,
+                hsize_t cols) {
+  if (rows == 0 || cols == 0) return;
+  H5::DataSpace file_space = ds.getSpace();
+  const hsize_t start[2] = {first_row, 0};
+  const hsize_t count[2] = {rows, cols};
+  file_space.selectHyperslab(H5S_SELECT_SET, count, start);
+  H5::DataSpace memory_space(2, count);
+  ds.write(block.data(), H5::PredType::NATIVE_DOUBLE, memory_space, file_space);
+}
+
+H5::DataSet create_matrix(H5::Group& group, const std::string& name, hsize_t rows, hsize_t cols) {
   hsize_t dims[2] = {rows, cols};
-  H5::DataSet ds = group.createDataSet(name, H5::PredType::NATIVE_DOUBLE, H5::DataSpace(2, dims));
-  if (!values.empty()) ds.write(values.data(), H5::PredType::NATIVE_DOUBLE);
+  return group.createDataSet(name, H5::PredType::NATIVE_DOUBLE, H5::DataSpace(2, dims));
 }
 
 void write_stats(H5::H5File& file, const std::vector<KernelResult>& results,
                  std::uint32_t num_sms) {
-  std::set<std::string> names;
-  for (const KernelResult& r : results) {
-    for (const auto& [name, value] : r.stats.values()) names.insert(name);
-  }
+  const Columns columns(results);
+  const std::vector<std::string>& names = columns.names;
   H5::Group stats = file.createGroup("stats");
   std::vector<const char*> name_ptrs;
   for (const std::string& n : names) name_ptrs.push_back(n.c_str());
@@ -89,29 +162,38 @@ void write_stats(H5::H5File& file, const std::vector<KernelResult>& results,
   hsize_t dims[1] = {name_ptrs.size()};
   H5::DataSet ds = stats.createDataSet("names", str, H5::DataSpace(1, dims));
   if (!name_ptrs.empty()) ds.write(name_ptrs.data(), str);
-  std::vector<double> values;
-  for (const KernelResult& r : results) {
-    for (const std::string& n : names) values.push_back(r.stats.get(n));
-  }
-  write_matrix(stats, "values", values, results.size(), names.size());
+  H5::DataSet values = create_matrix(stats, "values", results.size(), names.size());
 
-  // Per-SM counters: "gpu.sm[<i>].<counter>" regrouped as /per_sm/<counter>[kernel][sm].
-  std::map<std::string, std::vector<double>> per_sm;
-  const std::string prefix = "gpu.sm[";
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    for (const auto& [name, value] : results[k].stats.values()) {
-      if (name.compare(0, prefix.size(), prefix) != 0) continue;
-      const std::size_t close = name.find("].", prefix.size());
-      if (close == std::string::npos) continue;
-      const auto sm = std::stoul(name.substr(prefix.size(), close - prefix.size()));
-      auto& matrix = per_sm[name.substr(close + 2)];
-      matrix.resize(results.size() * num_sms, 0.0);
-      if (sm < num_sms) matrix[k * num_sms + sm] = value;
-    }
-  }
+  const PerSm per_sm(names);
   H5::Group group = file.createGroup("per_sm");
-  for (const auto& [counter, matrix] : per_sm) {
-    write_matrix(group, counter, matrix, results.size(), num_sms);
+  std::vector<H5::DataSet> per_sm_sets;
+  for (const std::string& counter : per_sm.counters) {
+    per_sm_sets.push_back(create_matrix(group, counter, results.size(), num_sms));
+  }
+  std::vector<double> block;
+  std::vector<std::vector<double>> per_sm_blocks(per_sm.counters.size());
+  for (std::size_t first = 0; first < results.size(); first += kRowsPerBlock) {
+    const std::size_t rows = std::min(kRowsPerBlock, results.size() - first);
+    block.assign(rows * names.size(), 0.0);
+    for (auto& b : per_sm_blocks) b.assign(rows * num_sms, 0.0);
+    for (std::size_t k = 0; k < rows; ++k) {
+      const KernelStats& s = results[first + k].stats;
+      if (!s.schema()) continue;
+      const std::vector<std::uint32_t>& column_of = columns.of_schema.at(s.schema().get());
+      for (std::size_t e = 0; e < s.changed_indices().size(); ++e) {
+        const std::uint32_t column = column_of[s.changed_indices()[e]];
+        const double value = s.changed_values()[e];
+        block[k * names.size() + column] = value;
+        const std::uint32_t counter = per_sm.counter_of[column];
+        const std::uint32_t sm = per_sm.sm_of[column];
+        if (counter != PerSm::kNone && sm < num_sms)
+          per_sm_blocks[counter][k * num_sms + sm] = value;
+      }
+    }
+    write_rows(values, block, first, rows, names.size());
+    for (std::size_t c = 0; c < per_sm_sets.size(); ++c) {
+      write_rows(per_sm_sets[c], per_sm_blocks[c], first, rows, num_sms);
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/stats.h"
+#include "sim/kernel_stats.h"
 #include "traces/kernel_trace.h"
 
 namespace sassim::sim {
@@ -24,7 +24,7 @@ struct KernelResult {
   // matrix instructions' FLOPs (dense-equivalent for sparse forms) per second.
   double tensor_utilisation = 0;
   double tensor_tflops = 0;
-  StatsSnapshot stats;  // every counter's change during the kernel
+  KernelStats stats;  // every counter's change during the kernel
   // Cycles x SMs x sub-cores: the warp instructions the GPU could have issued.
   std::uint64_t issue_slots = 0;
 };

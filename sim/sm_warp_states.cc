@@ -249,6 +249,7 @@ void Sm::account_all(std::uint64_t from_cycle, std::uint64_t state_cycle) {
 
 std::array<std::uint64_t, kNumWarpCycleStates> Sm::warp_cycles() const {
   std::array<std::uint64_t, kNumWarpCycleStates> cycles = counters_.warp_cycles;
+  if (resident_ctas_ == 0) return cycles;  // every warp slot is free
   for (const Warp& w : warps_) {
     if (w.state != WarpState::kFree && w.since_seq != account_seq_ && flushed_to_ > w.state_since)
       cycles[static_cast<std::size_t>(w.cycle_state)] += flushed_to_ - w.state_since;

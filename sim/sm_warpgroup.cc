@@ -123,13 +123,12 @@ void Sm::wait_for_warpgroup_mma(unsigned slot, const isa::WarpInst& wi, std::uin
 
 void Sm::report_tensor(StatSink& sink) const {
   for (std::size_t t = 1; t < kNumTensorTypes; ++t) {
-    sink.add(
-        fmt::format("{}.tensor_flops.{}", name_, isa::mma_type_name(static_cast<isa::MmaType>(t))),
-        counters_.tensor_flops[t]);
+    sink.add_counter(name_, "tensor_flops", isa::mma_type_name(static_cast<isa::MmaType>(t)),
+                     counters_.tensor_flops[t]);
   }
-  sink.add(name_ + ".wgmma.operations", static_cast<double>(wgmma_.operations()));
-  sink.add(name_ + ".wgmma.busy_cycles", static_cast<double>(wgmma_.busy_cycles()));
-  sink.add(name_ + ".wgmma.shared_bytes", static_cast<double>(wgmma_.shared_bytes()));
+  sink.add_counter(name_, "wgmma.operations", static_cast<double>(wgmma_.operations()));
+  sink.add_counter(name_, "wgmma.busy_cycles", static_cast<double>(wgmma_.busy_cycles()));
+  sink.add_counter(name_, "wgmma.shared_bytes", static_cast<double>(wgmma_.shared_bytes()));
 }
 
 }  // namespace sassim::sim

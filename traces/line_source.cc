@@ -12,7 +12,7 @@ bool LineSource::next(std::string_view& line) {
     return true;
   }
   for (;;) {
-    const char* start = buffer_.data() + begin_;
+    const char* start = buffer_.get() + begin_;
     const std::size_t available = end_ - begin_;
     if (scanned_ < available) {
       const void* newline = std::memchr(start + scanned_, '\n', available - scanned_);
@@ -34,14 +34,18 @@ bool LineSource::next(std::string_view& line) {
     }
     // Keep the partial line, make room, read the next block.
     if (begin_ > 0) {
-      std::memmove(buffer_.data(), start, available);
+      std::memmove(buffer_.get(), start, available);
       begin_ = 0;
       end_ = available;
     }
-    if (buffer_.size() - end_ < kBlockBytes / 2) {
-      buffer_.resize(std::max(kBlockBytes, buffer_.size() * 2));
+    if (capacity_ - end_ < kBlockBytes / 2) {
+      const std::size_t capacity = std::max(kBlockBytes, capacity_ * 2);
+      std::unique_ptr<char[]> grown(new char[capacity]);
+      if (end_ > 0) std::memcpy(grown.get(), buffer_.get(), end_);
+      buffer_ = std::move(grown);
+      capacity_ = capacity;
     }
-    std::size_t n = read(buffer_.data() + end_, buffer_.size() - end_);
+    std::size_t n = read(buffer_.get() + end_, capacity_ - end_);
     if (n == 0) eof_ = true;
     end_ += n;
   }

@@ -38,7 +38,9 @@ class LineSource {
   static constexpr std::size_t kBlockBytes = std::size_t{1} << 20;
 
   std::string name_;
-  std::vector<char> buffer_;
+  // Not zero-filled: a small file touches only the pages it fills.
+  std::unique_ptr<char[]> buffer_;
+  std::size_t capacity_ = 0;
   std::size_t begin_ = 0;    // first byte not yet returned
   std::size_t end_ = 0;      // end of the valid bytes
   std::size_t scanned_ = 0;  // bytes from begin_ already searched for '\n'

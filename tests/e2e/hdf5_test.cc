@@ -3,8 +3,10 @@
 
 #include <H5Cpp.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 
 #include "e2e_fixtures.h"
 #include "sim/hdf5_writer.h"
@@ -68,6 +70,63 @@ TEST(Hdf5Results, KernelsTableAndConfigReadBack) {
   double total = 0;
   for (std::size_t s = 0; s < dims[1]; ++s) total += per_sm[s];  // kernel 0
   EXPECT_EQ(total, static_cast<double>(results[0].warp_insts));
+  std::filesystem::remove(file);
+}
+
+// Kernel k's stats: counter i of `names` changed by value(k, i).
+sim::KernelStats stats_of(const std::vector<std::string>& names, double k) {
+  auto schema = std::make_shared<const sim::StatsSchema>(names);
+  sim::StatsSnapshot change{schema, std::vector<double>(schema->size())};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const double value = static_cast<double>(i) == k ? 0.0 : k * 10 + static_cast<double>(i);
+    change.values[*schema->find(names[i])] = value;
+  }
+  return sim::KernelStats(change);
+}
+
+TEST(Hdf5Results, StatsOfSeveralSchemasAndManyKernelsShareOneSortedTable) {
+  // Results of two GPUs: the second lacks gpu.noc.x and has gpu.sm[1].y; more kernels
+  // than the writer holds in memory at once.
+  const std::vector<std::string> first = {"gpu.sm[0].y", "gpu.noc.x", "gpu.sm[2].y"};
+  const std::vector<std::string> second = {"gpu.sm[1].y", "gpu.sm[0].y"};
+  std::vector<sim::KernelResult> results(150);
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    results[k].stats = stats_of(k % 3 == 2 ? second : first, static_cast<double>(k));
+  }
+  const auto file = test_support::scratch_path("hdf5_schemas").replace_extension(".h5");
+  sim::write_hdf5(file, {"t", "p", "", 2}, results);
+
+  H5::H5File h5(file.string(), H5F_ACC_RDONLY);
+  H5::DataSet names = h5.openDataSet("stats/names");
+  hsize_t n = 0;
+  names.getSpace().getSimpleExtentDims(&n);
+  ASSERT_EQ(n, 4u);
+  std::vector<char*> read_names(n);
+  H5::StrType str(H5::PredType::C_S1, H5T_VARIABLE);
+  names.read(read_names.data(), str);
+  const std::vector<std::string> sorted = {"gpu.noc.x", "gpu.sm[0].y", "gpu.sm[1].y",
+                                           "gpu.sm[2].y"};
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(read_names[i], sorted[i]);
+    std::free(read_names[i]);
+  }
+  std::vector<double> values(results.size() * n);
+  h5.openDataSet("stats/values").read(values.data(), H5::PredType::NATIVE_DOUBLE);
+  std::vector<double> per_sm(results.size() * 2);
+  h5.openDataSet("per_sm/y").read(per_sm.data(), H5::PredType::NATIVE_DOUBLE);
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    const std::vector<std::string>& own = k % 3 == 2 ? second : first;
+    for (std::size_t c = 0; c < n; ++c) {
+      const auto it = std::find(own.begin(), own.end(), sorted[c]);
+      const double i = static_cast<double>(it - own.begin());
+      const double expected =
+          it == own.end() || i == static_cast<double>(k) ? 0.0 : static_cast<double>(k) * 10 + i;
+      EXPECT_EQ(values[k * n + c], expected) << "kernel " << k << ", " << sorted[c];
+      if (c == 1 || c == 2) {
+        EXPECT_EQ(per_sm[k * 2 + (c - 1)], expected) << "kernel " << k;
+      }
+    }
+  }
   std::filesystem::remove(file);
 }
 

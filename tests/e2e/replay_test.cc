@@ -37,7 +37,7 @@ TEST(Replay, IdenticalRunsGiveBitIdenticalStats) {
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t k = 0; k < a.size(); ++k) {
     EXPECT_EQ(a[k].cycles, b[k].cycles);
-    EXPECT_EQ(a[k].stats.values(), b[k].stats.values()) << "kernel " << k;
+    EXPECT_EQ(a[k].stats, b[k].stats) << "kernel " << k;
   }
 }
 

@@ -20,7 +20,7 @@ namespace {
 
 struct Outcome {
   std::vector<std::uint64_t> cycles;
-  std::vector<sim::StatsSnapshot> stats;
+  std::vector<sim::KernelStats> stats;
 };
 
 Outcome run(const config::GpuConfig& config, traces::Workload& workload,
@@ -39,13 +39,14 @@ Outcome run(const config::GpuConfig& config, traces::Workload& workload,
 void expect_same(const Outcome& full, const Outcome& checked) {
   ASSERT_EQ(full.cycles, checked.cycles);
   for (std::size_t k = 0; k < full.stats.size(); ++k) {
-    const auto& a = full.stats[k].values();
-    const auto& b = checked.stats[k].values();
-    ASSERT_EQ(a.size(), b.size()) << "kernel " << k;
+    const std::vector<std::string>& names = full.stats[k].schema()->names();
+    ASSERT_EQ(names, checked.stats[k].schema()->names()) << "kernel " << k;
+    const std::vector<double> a = full.stats[k].dense();
+    const std::vector<double> b = checked.stats[k].dense();
     std::size_t warp_cycle_stats = 0;
-    for (const auto& [name, value] : a) {
-      EXPECT_EQ(value, checked.stats[k].get(name)) << "kernel " << k << ": " << name;
-      if (name.find(".warp_cycles.") != std::string::npos) ++warp_cycle_stats;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      EXPECT_EQ(a[i], b[i]) << "kernel " << k << ": " << names[i];
+      if (names[i].find(".warp_cycles.") != std::string::npos && a[i] != 0) ++warp_cycle_stats;
     }
     EXPECT_GT(warp_cycle_stats, 0U);
   }

@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""Bit-identity of two sassim builds' results.
+
+    scripts/compare_results.py A.h5 B.h5
+        compares two results files (docs/RESULTS.md): every attribute and dataset,
+        bit for bit, except the host time (/kernels host_seconds).
+    scripts/compare_results.py --run OLD_SASSIM NEW_SASSIM [PRESET TRACE]...
+        runs both binaries with --out on each trace (default: every bundled reference
+        trace on its preset, a 1,000-launch workload of the a100 PyTorch helper
+        kernels, and the a100 GEMM trace on h100) and compares the files.
+
+Exit status 0 when every pair is identical, 1 otherwise.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import h5py
+    import numpy as np
+except ImportError as missing:  # pragma: no cover - depends on the machine
+    sys.exit(f"{sys.argv[0]}: needs h5py and numpy ({missing}); apt install python3-h5py")
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REF = "traces/reference"
+GEMM = f"{REF}/a100-flashinfer/test-traces/flashinfer-gemm/traces"
+DEFAULT_RUNS = [
+    ("gtx1080", f"{REF}/gtx1080-microgpusim/test-apps/vectoradd/traces/vectoradd-100-32-trace"),
+    ("gtx1080", f"{REF}/gtx1080-microgpusim/test-apps/matrixmul/traces/matrixmul-32-32-trace"),
+    ("rtx2060", f"{REF}/rtx-turing-vecadd-v1.2/util/tracer_nvbit/traces/GPU_0"),
+    ("v100", f"{REF}/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1"),
+    ("a100", GEMM),
+    ("a100", f"{REF}/a100-flashinfer/test-traces/flashinfer-prefill/traces"),
+    ("a100", f"{REF}/a100-flashinfer/test-traces/flashinfer-singledecode/traces"),
+    ("h100", GEMM),
+    ("a100", "many-small-kernels"),  # written by write_many_kernels()
+    ("a100", "tests/data/traces/small_workload"),  # two streams, concurrent kernels
+    ("v100", "tests/data/traces/small_workload"),
+]
+IGNORED_FIELDS = {"host_seconds"}
+
+
+def write_many_kernels(folder, repeats=125):
+    """A kernelslist.g launching the GEMM trace's 8 PyTorch kernels `repeats` times."""
+    kernels = os.path.join(REPO, GEMM)
+    path = os.path.join(folder, "many", "kernelslist.g")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        for _ in range(repeats):
+            for k in range(1, 9):
+                f.write(os.path.join(kernels, f"kernel-{k}.traceg") + "\n")
+    return path
+
+
+def same_array(a, b):
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.dtype.names:
+        return all(
+            same_array(a[name], b[name]) for name in a.dtype.names if name not in IGNORED_FIELDS
+        )
+    if a.dtype.kind == "O":  # variable-length strings
+        return list(a.ravel()) == list(b.ravel())
+    return a.tobytes() == b.tobytes()  # bit for bit: -0.0 and NaN payloads count
+
+
+def compare_files(path_a, path_b):
+    """Differences between two results files, as messages (empty when identical)."""
+    problems = []
+    with h5py.File(path_a, "r") as a, h5py.File(path_b, "r") as b:
+        for key in sorted(set(a.attrs) | set(b.attrs)):
+            if key not in a.attrs or key not in b.attrs or a.attrs[key] != b.attrs[key]:
+                problems.append(f"attribute {key} differs")
+        items = {}
+        for name, f in (("a", a), ("b", b)):
+            found = {}
+            f.visititems(lambda path, obj: found.__setitem__(path, obj))
+            items[name] = found
+        for path in sorted(set(items["a"]) | set(items["b"])):
+            if path not in items["a"] or path not in items["b"]:
+                problems.append(f"{path} only in {'b' if path not in items['a'] else 'a'}")
+                continue
+            x, y = items["a"][path], items["b"][path]
+            if isinstance(x, h5py.Group) != isinstance(y, h5py.Group):
+                problems.append(f"{path}: group in one file, dataset in the other")
+            elif isinstance(x, h5py.Dataset) and not same_array(np.asarray(x[()]),
+                                                                np.asarray(y[()])):
+                problems.append(f"{path} differs")
+    return problems
+
+
+def run_pairs(old, new, runs):
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, (preset, trace) in enumerate(runs):
+            shown = trace
+            if trace == "many-small-kernels":
+                trace = write_many_kernels(tmp)
+            outs = []
+            for label, binary in (("old", old), ("new", new)):
+                out = os.path.join(tmp, f"{n}-{label}.h5")
+                subprocess.run([binary, "run", "-q", "--config", preset, trace, "--out", out],
+                               check=True, stdout=subprocess.DEVNULL, cwd=REPO)
+                outs.append(out)
+            problems = compare_files(*outs)
+            with h5py.File(outs[0], "r") as f:
+                shape = f["stats/values"].shape
+                per_sm = len(f["per_sm"])
+            verdict = "identical" if not problems else "DIFFERENT: " + "; ".join(problems[:5])
+            print(f"{preset:8} {shown}: "
+                  f"{shape[0]} kernels x {shape[1]} counters, {per_sm} per-SM counters: {verdict}")
+            failed += bool(problems)
+    return failed
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[0] == "--run":
+        rest = argv[3:]
+        if len(rest) % 2:
+            sys.exit("usage: compare_results.py --run OLD NEW [PRESET TRACE]...")
+        runs = list(zip(rest[::2], rest[1::2])) or DEFAULT_RUNS
+        return 1 if run_pairs(os.path.abspath(argv[1]), os.path.abspath(argv[2]), runs) else 0
+    if len(argv) == 2:
+        problems = compare_files(*argv)
+        for p in problems:
+            print(p)
+        print("identical" if not problems else f"{len(problems)} difference(s)")
+        return 1 if problems else 0
+    sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,28 @@
+#pragma once
+// The whole-GPU figures of a kernel's result (hit rates, DRAM traffic, tensor use),
+// from the change of its counters; the counters each figure sums are found once per
+// schema, not by name per kernel.
+#include <cstdint>
+#include <vector>
+
+#include "configs/sassim_config.pb.h"
+#include "sim/kernel_result.h"
+#include "sim/stats.h"
+
+namespace sassim::sim {
+
+class KernelSummary {
+ public:
+  explicit KernelSummary(const StatsSchema& schema);
+  // Sets r's rates, DRAM bytes and GB/s, seconds and tensor figures from r.cycles and
+  // `change`, and r.stats from `change`.
+  void fill(const StatsSnapshot& change, const config::GpuConfig& config, KernelResult& r) const;
+
+ private:
+  std::vector<std::uint32_t> l1_sector_accesses_, l1_sector_hits_;
+  std::vector<std::uint32_t> l2_sector_accesses_, l2_sector_hits_;
+  std::vector<std::uint32_t> dram_read_bytes_, dram_write_bytes_;
+  std::vector<std::uint32_t> tensor_busy_cycles_, tensor_flops_;
+};
+
+}  // namespace sassim::sim
