@@ -73,6 +73,7 @@ DramChannel::DramChannel(std::uint32_t index, const config::DramConfig& config, 
       in_(in),
       to_slices_(to_slices),
       inbox_(inbox) {
+  inbox_.owner = this;
   queue_.reserve(capacity_);
 }
 

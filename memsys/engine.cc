@@ -1,6 +1,8 @@
 #include "memsys/engine.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -13,17 +15,53 @@ Engine::Engine(Clock core, Clock l2, Clock dram, std::uint64_t deadlock_core_cyc
   domains_[index(ClockDomain::kCore)].clock = core;
   domains_[index(ClockDomain::kL2)].clock = l2;
   domains_[index(ClockDomain::kDram)].clock = dram;
+  const char* check = std::getenv("SASSIM_ENGINE_CHECK");
+  check_ = check != nullptr && std::strcmp(check, "1") == 0;
 }
 
 void Engine::add(ClockDomain domain, ClockedUnit* unit) {
-  domains_[index(domain)].units.push_back(unit);
+  Domain& d = domains_[index(domain)];
+  d.units.push_back(unit);
+  d.wakes.emplace_back();
+  unit->next_event_stale_ = true;
 }
 
-Picos Engine::next_step_time() const {
+void Engine::set_wakes(ClockedUnit* unit, std::vector<ClockedUnit*> woken) {
+  for (Domain& d : domains_) {
+    for (std::size_t i = 0; i < d.units.size(); ++i) {
+      if (d.units[i] != unit) continue;
+      d.wakes[i] = Wakes{false, std::move(woken)};
+      return;
+    }
+  }
+  throw Error(
+      fmt::format("internal: set_wakes for {}, which the engine does not tick", unit->name()));
+}
+
+void Engine::mark_all_changed() {
+  for (Domain& d : domains_) {
+    for (ClockedUnit* u : d.units) u->next_event_stale_ = true;
+  }
+}
+
+Picos Engine::next_event(ClockedUnit* u) {
+  if (u->next_event_stale_) {
+    u->cached_next_event_ps_ = u->next_event_ps();
+    u->next_event_stale_ = false;
+  } else if (check_ && u->cached_next_event_ps_ != u->next_event_ps()) {
+    throw Error(fmt::format(
+        "internal: the engine kept {} ps as the next event of {}, which now reports {} ps "
+        "(at {} ps): a unit handed it work without waking it",
+        u->cached_next_event_ps_, u->name(), u->next_event_ps(), now_));
+  }
+  return u->cached_next_event_ps_;
+}
+
+Picos Engine::next_step_time() {
   Picos best = kNever;
-  for (const Domain& d : domains_) {
+  for (Domain& d : domains_) {
     Picos earliest = kNever;
-    for (const ClockedUnit* u : d.units) earliest = std::min(earliest, u->next_event_ps());
+    for (ClockedUnit* u : d.units) earliest = std::min(earliest, next_event(u));
     if (earliest == kNever) continue;
     // The first edge of this domain strictly after now and not before the event.
     std::uint64_t c = std::max(d.clock.cycle_at_or_after(earliest), d.cycle + 1);
@@ -42,6 +80,7 @@ void Engine::advance_to(Picos t) {
 
 void Engine::run_until(const std::function<bool()>& done) {
   last_progress_ps_ = std::max(last_progress_ps_, now_);
+  mark_all_changed();
   while (!done()) {
     Picos t = next_step_time();
     if (t == kNever) {
@@ -56,8 +95,17 @@ void Engine::run_until(const std::function<bool()>& done) {
       Domain& d = domains_[i];
       if (t % d.clock.period_ps != 0) continue;
       d.cycle = t / d.clock.period_ps;
-      for (ClockedUnit* u : d.units) {
-        if (u->next_event_ps() <= t) progress |= u->tick(d.cycle, t);
+      for (std::size_t k = 0; k < d.units.size(); ++k) {
+        ClockedUnit* u = d.units[k];
+        if (next_event(u) > t) continue;
+        progress |= u->tick(d.cycle, t);
+        u->next_event_stale_ = true;
+        const Wakes& w = d.wakes[k];
+        if (w.all) {
+          mark_all_changed();
+        } else {
+          for (ClockedUnit* v : w.units) v->next_event_stale_ = true;
+        }
       }
     }
     if (progress) {

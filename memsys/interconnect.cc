@@ -29,6 +29,7 @@ Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock
       sm_receive_next_(sms_, 0),
       replicas_(config.replicate_far_reads() && routes.partitions() > 1 ? replicas : nullptr),
       routes_(routes) {
+  inbox_.owner = this;
   near_serves_ = replicas_ != nullptr && config.near_slice_serves_far_reads();
   far_ps_ = config.far_partition_latency_cycles() * far_clock.period_ps;
   latency_ps_.reserve(std::size_t{sms_} * slices_);

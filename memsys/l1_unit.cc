@@ -63,6 +63,7 @@ L1Unit::L1Unit(std::uint32_t sm, const config::L1Config& config, std::uint64_t d
       inbox_(inbox),
       tma_(static_cast<std::uint16_t>(sm), tma, config.line_bytes(), config.sector_bytes(), clock,
            tma_port_) {
+  inbox_.owner = this;
   cache_.set_active_ways(ways_for(config, data_cache_bytes, data_cache_bytes));
 }
 

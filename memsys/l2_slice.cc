@@ -46,7 +46,9 @@ L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock cloc
                            (config.line_bytes() / config.sector_bytes()) +
                        config.mshr_entries()),
       inbox_(inbox),
-      homes_(homes) {}
+      homes_(homes) {
+  inbox_.owner = this;
+}
 
 void L2Slice::send(DramRequest request, Picos now) {
   const std::uint32_t slot = map_.channel_slot(index_, request.line);

@@ -12,10 +12,15 @@
 namespace sassim::memsys {
 
 // Earliest time some input of its owner becomes visible; the owner resets it when it
-// has looked at all its inputs (at the end of its tick).
+// has looked at all its inputs (at the end of its tick). A ring also tells the engine
+// that the owner's next event may have changed (ClockedUnit::mark_changed).
 struct Doorbell {
   Picos earliest_ps = kNever;
-  void ring(Picos t) { earliest_ps = std::min(earliest_ps, t); }
+  ClockedUnit* owner = nullptr;  // set by the unit that reads the doorbell
+  void ring(Picos t) {
+    earliest_ps = std::min(earliest_ps, t);
+    if (owner != nullptr) owner->mark_changed();
+  }
 };
 
 template <typename T>

@@ -46,10 +46,18 @@ class StatSink {
   }
 };
 
+class Engine;
+
 // A hardware unit ticked by the engine in its clock domain.
 class ClockedUnit {
  public:
   virtual ~ClockedUnit() = default;
+  // Tells the engine that next_event_ps() may have changed other than by the unit's
+  // own tick: another unit handed it work (a Link push rings its doorbell, which calls
+  // this; an entry point another unit calls does). The engine keeps each unit's next
+  // event between steps and asks the unit again only after this, after the unit was
+  // ticked, or after a unit declared to wake it was ticked (Engine::set_wakes).
+  void mark_changed() { next_event_stale_ = true; }
   // Advances the unit by one cycle of its clock; `now` is the edge's time.
   // Returns true when anything moved (used to detect deadlock).
   virtual bool tick(std::uint64_t cycle, Picos now) = 0;
@@ -65,6 +73,11 @@ class ClockedUnit {
   virtual std::string describe_state() const = 0;
   // Adds the unit's counters under its name.
   virtual void report(StatSink& sink) const = 0;
+
+ private:
+  friend class Engine;
+  Picos cached_next_event_ps_ = kNever;  // valid while !next_event_stale_
+  bool next_event_stale_ = true;
 };
 
 }  // namespace sassim

@@ -91,6 +91,7 @@ Gpu::Gpu(const config::GpuConfig& config)
   cta_scheduler_->set_clusters(GpcLayout::from_config(config),
                                config.cluster().barrier_latency_cycles());
   engine_.add(ClockDomain::kCore, cta_scheduler_.get());
+  declare_wakes(sm_pointers);
   StatNameSink names;
   report_all(names);
   stats_schema_ = std::make_shared<const StatsSchema>(names.names());
@@ -98,6 +99,34 @@ Gpu::Gpu(const config::GpuConfig& config)
 }
 
 Gpu::~Gpu() = default;
+
+// What a tick can change in other units besides what they are told of themselves (a
+// doorbell ring of a Link push, an Sm entry point another unit calls): the memory
+// units reach each other only through Links; an SM and its port call each other (the
+// SM's next event includes the port's next completion); the CTA scheduler places CTAs
+// on SMs, which set up their ports, and hears of retired CTAs.
+void Gpu::declare_wakes(const std::vector<Sm*>& sms) {
+  std::vector<ClockedUnit*> ports(sms.size(), nullptr);
+  for (std::size_t i = 0; i < sms.size(); ++i) {
+    ports[i] = dynamic_cast<ClockedUnit*>(&memory_->port(static_cast<std::uint32_t>(i)));
+  }
+  for (ClockedUnit* unit : memory_units_) {
+    std::vector<ClockedUnit*> woken;
+    for (std::size_t i = 0; i < sms.size(); ++i) {
+      if (ports[i] == unit) woken.push_back(sms[i]);
+    }
+    engine_.set_wakes(unit, std::move(woken));
+  }
+  std::vector<ClockedUnit*> placed;
+  for (std::size_t i = 0; i < sms.size(); ++i) {
+    std::vector<ClockedUnit*> woken{cta_scheduler_.get()};
+    if (ports[i] != nullptr) woken.push_back(ports[i]);
+    engine_.set_wakes(sms[i], std::move(woken));
+    placed.push_back(sms[i]);
+    if (ports[i] != nullptr) placed.push_back(ports[i]);
+  }
+  engine_.set_wakes(cta_scheduler_.get(), std::move(placed));
+}
 
 bool Gpu::memory_idle() const {
   for (const ClockedUnit* unit : memory_units_) {

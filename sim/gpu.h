@@ -68,6 +68,7 @@ class Gpu {
   bool finished(const Launch& launch, std::size_t running) const;
   KernelResult finish(Launch& launch);
   // Runs the engine until one of the running launches finishes; returns them.
+  void declare_wakes(const std::vector<Sm*>& sms);
   void run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
                               std::vector<std::unique_ptr<Launch>>& finished_launches);
 

@@ -96,6 +96,7 @@ bool Sm::can_accept(const CtaResources& cta, std::uint32_t count) const {
 
 void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle,
                 ClusterMembership cluster) {
+  mark_changed();
   auto slot_it = std::find_if(ctas_.begin(), ctas_.end(), [](const CtaSlot& c) { return !c.used; });
   auto cta_slot = static_cast<std::uint32_t>(slot_it - ctas_.begin());
   CtaSlot& c = *slot_it;

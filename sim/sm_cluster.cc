@@ -43,6 +43,7 @@ bool Sm::wait_at_cluster_barrier(unsigned slot, std::uint64_t cycle, std::uint64
 
 void Sm::cluster_barrier_completed(std::uint32_t cta_slot, std::uint64_t cycle,
                                    std::uint64_t resume_cycle) {
+  mark_changed();
   const ClusterRelease release{cycle + 1, cta_slot, resume_cycle};
   // Kept in delivery order; equal cycles in completion order.
   auto it = std::upper_bound(cluster_releases_.begin(), cluster_releases_.end(), release.at,

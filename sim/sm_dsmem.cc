@@ -60,6 +60,7 @@ void Sm::send_dsmem(const memsys::WarpMemAccess& access, Picos now) {
 }
 
 void Sm::dsmem_replied(std::uint64_t seq, std::uint32_t token, std::uint64_t cycle) {
+  mark_changed();
   insert_dsmem_reply(dsmem_replies_, DsmemReply{cycle, seq, token});
 }
 

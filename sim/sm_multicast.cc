@@ -64,6 +64,7 @@ void Sm::multicast_complete(const CtaSlot& c, std::uint32_t ranks, std::uint64_t
 }
 
 void Sm::multicast_issued(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes) {
+  mark_changed();
   mbarriers_.issue_tx(MbarrierKey{cta_slot, barrier}, bytes);
 }
 

@@ -26,6 +26,7 @@ std::uint32_t port_bytes(std::uint64_t bytes) {
 }  // namespace
 
 void Sm::remote_shared_arrives(const RemoteSharedAccess& access) {
+  mark_changed();
   insert_remote_shared(remote_shared_, access);
 }
 
