@@ -26,8 +26,10 @@ struct UbenchRun {
   uint64_t warp_insts;  // docs/UBENCH.md, fingerprint table, "this kernel"
 };
 
-// The runs under 1.5 M warp instructions (kernels/ubench/suite.txt), each on the listing
-// of its GPU in the record: sm_70 (QV100), sm_80 (A100), sm_90 (H100).
+// The record's runs under 3.5 M warp instructions (kernels/ubench/suite.txt) but
+// l1_bw_128 and l1_bw_32f_unroll, and two of the H200's variants (l1_lat_cta,
+// l1_bw_64f_c), each on the listing of its GPU in the record: sm_70 (QV100), sm_80
+// (A100), sm_90 (H100).
 const UbenchRun kRuns[] = {
     {"ubench_l1_lat", "", "sm_70", 30'868},
     {"ubench_l1_lat", "", "sm_80", 30'871},
@@ -39,6 +41,14 @@ const UbenchRun kRuns[] = {
     {"ubench_l2_lat", "", "sm_80", 58'401},
     {"ubench_l2_lat", "", "sm_90", 58'369},
     {"ubench_mem_lat", "1572864", "sm_70", 358'461},
+    {"ubench_mem_lat", "10485760", "sm_80", 2'304'121},
+    {"ubench_mem_lat", "15728640", "sm_90", 3'450'480},
+    {"ubench_l1_bw_32f", "", "sm_70", 1'716'832},
+    {"ubench_l1_bw_32f", "", "sm_80", 1'721'280},
+    {"ubench_l1_bw_32f", "", "sm_90", 1'716'352},
+    {"ubench_l1_shared_bw", "", "sm_70", 2'756'928},
+    {"ubench_l1_shared_bw", "", "sm_80", 2'625'504},
+    {"ubench_l1_shared_bw", "", "sm_90", 2'757'408},
     {"ubench_shared_lat", "", "sm_70", 36'981},
     {"ubench_shared_lat", "", "sm_80", 32'885},
     {"ubench_shared_lat", "", "sm_90", 36'989},
