@@ -140,8 +140,7 @@ Launch launch(std::string_view kernel, const Problem& p) {
     l.add(buffer_arg("array", (kL1BwDoubles + 32) * sizeof(double), Access::kRead));
     return timed(l, sizeof(double));
   }
-  if (kernel.starts_with("ubench_l1_bw_32f") || kernel == "ubench_l1_bw_128" ||
-      kernel == "ubench_l1_bw_32f_unroll" || kernel.starts_with("ubench_l1_bw_32f_unroll_large")) {
+  if (kernel.starts_with("ubench_l1_bw_32f") || kernel == "ubench_l1_bw_128") {
     const bool large = kernel.starts_with("ubench_l1_bw_32f_unroll_large");
     Launch l = shape(kernel, 1, kL1BwThreads);
     // ubench_l1_bw_32f reads up to 96 floats past its wrap.
@@ -224,12 +223,8 @@ std::vector<uint8_t> initial_contents(const Launch& l, uint32_t arg_index) {
   const Arg& arg = l.arguments()[arg_index];
   if (arg.kind != ArgKind::kBuffer || arg.access == Access::kWrite) return {};
   if (arg.name == "array") {
-    if (l.kernel == "ubench_l1_bw_32f_unroll_large") {
-      // The record's program fills its 32768 floats; the rest of the span it reads is 0.
-      std::vector<uint8_t> bytes = iota_bytes<float>(kL1BwLargeWarmFloats);
-      bytes.resize(arg.size_bytes, 0);
-      return bytes;
-    }
+    // The record's program fills and copies 32768 floats of the span its loop reads.
+    if (l.kernel == "ubench_l1_bw_32f_unroll_large") return iota_bytes<float>(kL1BwLargeWarmFloats);
     return l.kernel.starts_with("ubench_l1_bw_64f") || l.kernel.starts_with("ubench_l2_bw_64f")
                ? iota_bytes<double>(arg.size_bytes / sizeof(double))
                : iota_bytes<float>(arg.size_bytes / sizeof(float));
@@ -239,24 +234,16 @@ std::vector<uint8_t> initial_contents(const Launch& l, uint32_t arg_index) {
   }
   if (l.kernel == "ubench_l1_shared_bw" || l.kernel == "ubench_l1_shared_bw_ring") {
     // Index ring: entry i holds (i + stride + 1) mod size; the record's program copies
-    // the first kL1SharedCopiedWords entries only, the rest of the buffer stays 0.
+    // the first kL1SharedCopiedWords entries only.
     const uint32_t copied =
         l.kernel == "ubench_l1_shared_bw" ? kL1SharedCopiedWords : kL1SharedRingWords;
-    std::vector<uint32_t> ring(kL1SharedRingWords, 0);
+    std::vector<uint32_t> ring(copied);
     for (uint32_t i = 0; i < copied; ++i) {
       ring[i] = (i + kL1SharedRingStride + 1) % kL1SharedRingWords;
     }
     return bytes_of(ring);
   }
   return {};  // address rings: built by the kernel itself
-}
-
-uint64_t copied_bytes(const Launch& l, uint32_t arg_index) {
-  const uint64_t bytes = initial_contents(l, arg_index).size();
-  if (bytes == 0) return 0;
-  if (l.kernel == "ubench_l1_shared_bw") return uint64_t{kL1SharedCopiedWords} * sizeof(uint32_t);
-  if (l.kernel == "ubench_l1_bw_32f_unroll_large") return uint64_t{kL1BwLargeWarmFloats} * 4;
-  return bytes;
 }
 
 void transpose_reference(std::span<const float> in, std::span<float> out) {

@@ -91,13 +91,11 @@ Problem parse_problem(std::string_view kernel, ParamValues values);
 Launch launch(std::string_view kernel, const Problem& p);
 Launch describe_launch(std::string_view kernel, ParamValues values);
 
-// The bytes buffer argument `arg_index` of `launch` holds before the kernel runs
-// (empty: zero-filled; pointer rings built in the kernel from device addresses are).
+// The bytes the program copies to the start of buffer argument `arg_index` of `launch`
+// before the kernel runs; the rest of the buffer holds zeros (empty: all zeros; pointer
+// rings are built in the kernel from device addresses). The record's l1_shared_bw and
+// l1_bw_32f_unroll_large copy only a part of the buffer their kernels read.
 std::vector<uint8_t> initial_contents(const Launch& launch, uint32_t arg_index);
-// How many of those bytes (from the start) the measured program copies to the GPU: all
-// of them but where the record's program copies part of a buffer and leaves the rest
-// as the allocation found it (zeros here).
-uint64_t copied_bytes(const Launch& launch, uint32_t arg_index);
 
 // The one-CTA-per-SM L2 bandwidth kernels (ubench_l2_bw_32f_sm, ubench_l2_bw_64f_sm).
 bool is_l2_bw_sm(std::string_view kernel);

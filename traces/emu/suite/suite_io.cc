@@ -128,10 +128,10 @@ std::vector<HostCopy> suite_host_copies(const k::Launch& launch, DeviceBuffers& 
   std::vector<HostCopy> copies;
   if (!k::ubench::is_kernel(launch.kernel)) return copies;
   for (uint32_t i = 0; i < launch.arguments().size(); ++i) {
-    const uint64_t bytes = k::ubench::copied_bytes(launch, i);
-    if (bytes == 0) continue;
+    const std::vector<uint8_t> init = k::ubench::initial_contents(launch, i);
+    if (init.empty()) continue;
     const int a = b.allocation_of_arg.at(i);
-    copies.push_back(HostCopy{b.memory.address(static_cast<size_t>(a)), bytes});
+    copies.push_back(HostCopy{b.memory.address(static_cast<size_t>(a)), init.size()});
   }
   return copies;
 }

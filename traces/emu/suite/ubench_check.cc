@@ -52,11 +52,11 @@ Expected sums(const kernels::Launch& l, const std::vector<uint8_t>& a) {
   Expected e;
   e.sink_bytes = sizeof(T);
   e.records = [](uint64_t) { return true; };
-  uint64_t repeats_arg = 0;
-  for (const kernels::Arg& arg : l.arguments()) {
-    if (arg.name == "repeats") repeats_arg = arg.value_bits;
-  }
-  e.sink = [k, threads, repeats_arg, &a](uint64_t t) -> uint64_t {
+  // l2_bw_32f / l2_bw_64f take their repeats as a launch value, the _sm variants 2048.
+  const uint64_t l2_repeats = k.starts_with("ubench_l2_bw") && !ub::is_l2_bw_sm(k)
+                                  ? l.arguments()[arg_named(l, "repeats")].value_bits
+                                  : ub::kL2BwRepeats;
+  e.sink = [k, threads, l2_repeats, &a](uint64_t t) -> uint64_t {
     auto at = [&](uint64_t i) { return load<T>(a, i); };
     if (k == "ubench_l1_bw_32f" || k == "ubench_l1_bw_32f_c" || k.starts_with("ubench_l1_bw_64f")) {
       const bool f64 = k.starts_with("ubench_l1_bw_64f");
@@ -91,11 +91,10 @@ Expected sums(const kernels::Launch& l, const std::vector<uint8_t>& a) {
         s += at(large ? t + j * 32 : (t + j * 32) % ub::kL1BwFloats);
       return bits(s);
     }
-    // l2_bw_32f / l2_bw_64f (repeats a launch value) and their _sm variants (2048)
-    const uint64_t repeats = ub::is_l2_bw_sm(k) ? ub::kL2BwRepeats : repeats_arg;
+    // l2_bw_32f / l2_bw_64f and their _sm variants
     T s = 0;
-    for (uint64_t i = t; i < threads + repeats * 32; i += threads) s += at(i);
-    for (uint64_t j = 0; j < repeats; ++j) s += at(j * 32 + t);
+    for (uint64_t i = t; i < threads + l2_repeats * 32; i += threads) s += at(i);
+    for (uint64_t j = 0; j < l2_repeats; ++j) s += at(j * 32 + t);
     return bits(s);
   };
   return e;
