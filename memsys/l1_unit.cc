@@ -306,9 +306,9 @@ void L1Unit::take_response(const MemResponse& response, Picos data_ready) {
     SectorCache::Line* cached = cache_.find(response.line);
     if (cached == nullptr) {
       cached = &install(response.line);
-      if (mshrs_[response.tag].fill_evict_first) SectorCache::demote(*cached);
+      if (mshrs_[response.tag].fill_evict_first) cache_.demote(*cached);
     }
-    if (mshrs_[response.tag].fill_evict_last) cached->evict_last = true;
+    if (mshrs_[response.tag].fill_evict_last) cache_.keep_last(*cached);
     cached->valid |= response.sector_mask;
   }
   auto& entry = mshrs_[response.tag];

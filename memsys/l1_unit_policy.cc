@@ -6,15 +6,15 @@ namespace sassim::memsys {
 void L1Unit::apply_hit_policy(SectorCache::Line& line, isa::L1Policy policy, std::uint32_t hit) {
   switch (policy) {
     case isa::L1Policy::kEvictFirst:
-      SectorCache::demote(line);
+      cache_.demote(line);
       break;
     case isa::L1Policy::kLastUse:  // the sectors read are not needed again
       line.valid &= ~hit;
-      SectorCache::demote(line);
+      cache_.demote(line);
       break;
     case isa::L1Policy::kEvictLast:
       cache_.touch(line);
-      line.evict_last = true;
+      cache_.keep_last(line);
       break;
     case isa::L1Policy::kNormal:
     case isa::L1Policy::kNoAllocate:

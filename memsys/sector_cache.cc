@@ -24,6 +24,9 @@ SectorCache::SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativi
   active_ways_ = associativity;
   lines_.resize(sets_ * ways_);
   tags_.resize(sets_ * ways_, 0);
+  ranks_.resize(sets_ * ways_, 0);
+  indexed_ = ways_ > kScannedWays;
+  if (indexed_) index_ = LineIndex(sets_ * ways_);
 }
 
 void SectorCache::set_active_ways(std::uint32_t ways, bool drop_all) {
@@ -33,8 +36,11 @@ void SectorCache::set_active_ways(std::uint32_t ways, bool drop_all) {
   }
   for (std::uint64_t set = 0; set < sets_; ++set) {
     for (std::size_t w = drop_all ? 0 : ways; w < active_ways_; ++w) {
-      lines_[set * ways_ + w] = Line{};
-      tags_[set * ways_ + w] = 0;
+      const std::size_t i = set * ways_ + w;
+      if (indexed_ && lines_[i].present) index_.erase(lines_[i].line);
+      lines_[i] = Line{};
+      tags_[i] = 0;
+      ranks_[i] = 0;
     }
   }
   active_ways_ = ways;
@@ -46,6 +52,10 @@ SectorCache::Line* SectorCache::find(std::uint64_t line) {
 
 const SectorCache::Line* SectorCache::find(std::uint64_t line) const {
   if (sets_ == 0) return nullptr;
+  if (indexed_) {
+    const std::uint32_t slot = index_.find(line);
+    return slot == LineIndex::kAbsent ? nullptr : &lines_[slot];
+  }
   const std::size_t base = set_of(line) * ways_;
   const std::uint64_t tag = line + 1;
   for (std::size_t w = 0; w < active_ways_; ++w) {
@@ -56,21 +66,14 @@ const SectorCache::Line* SectorCache::find(std::uint64_t line) const {
 
 std::size_t SectorCache::victim_index(std::uint64_t set) const {
   // The first empty way; else the least recently used line that is not evict-last (the
-  // first of equals); else the least recently used evict-last line.
+  // first of equals); else the least recently used evict-last line: the smallest rank.
   const std::size_t base = set * ways_;
-  std::size_t best = base;
-  bool best_protected = lines_[base].evict_last;
-  for (std::size_t w = 0; w < active_ways_; ++w) {
-    const Line& l = lines_[base + w];
-    if (!l.present) return base + w;
-    const Line& b = lines_[best];
-    if ((best_protected && !l.evict_last) ||
-        (l.evict_last == best_protected && l.last_use < b.last_use)) {
-      best = base + w;
-      best_protected = l.evict_last;
-    }
+  const std::uint64_t* ranks = ranks_.data() + base;
+  std::size_t best = 0;
+  for (std::size_t w = 1; w < active_ways_; ++w) {
+    if (ranks[w] < ranks[best]) best = w;
   }
-  return best;
+  return base + best;
 }
 
 SectorCache::Victim SectorCache::victim_for(std::uint64_t line) const {
@@ -84,8 +87,13 @@ SectorCache::Line& SectorCache::allocate(std::uint64_t line, Victim* evicted) {
   const std::size_t index = victim_index(set_of(line));
   Line& l = lines_[index];
   if (evicted != nullptr) *evicted = l.present ? Victim{true, l.line, l.dirty} : Victim{};
+  if (indexed_) {
+    if (l.present) index_.erase(l.line);
+    index_.insert(line, static_cast<std::uint32_t>(index));
+  }
   l = Line{line, ++use_clock_, 0, 0, true, false};
   tags_[index] = line + 1;
+  ranks_[index] = rank_of(l);
   return l;
 }
 
@@ -94,8 +102,10 @@ void SectorCache::erase(std::uint64_t line) {
   const std::size_t base = set_of(line) * ways_;
   for (std::size_t w = 0; w < active_ways_; ++w) {
     if (tags_[base + w] == line + 1) {
+      if (indexed_) index_.erase(line);
       lines_[base + w] = Line{};
       tags_[base + w] = 0;
+      ranks_[base + w] = 0;
       return;
     }
   }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "memsys/line_index.h"
+
 namespace sassim::memsys {
 
 class SectorCache {
@@ -46,9 +48,20 @@ class SectorCache {
   Line* find(std::uint64_t line);
   const Line* find(std::uint64_t line) const;
   // Marks a line most recently used.
-  void touch(Line& line) { line.last_use = ++use_clock_; }
+  void touch(Line& line) {
+    line.last_use = ++use_clock_;
+    rank(line);
+  }
   // Makes a line the next victim of its set (evict-first): the least recently used.
-  static void demote(Line& line) { line.last_use = 0; }
+  void demote(Line& line) {
+    line.last_use = 0;
+    rank(line);
+  }
+  // Makes a line a victim only when every way of its set is evict-last.
+  void keep_last(Line& line) {
+    line.evict_last = true;
+    rank(line);
+  }
   // The line allocate(line) would evict (an absent victim when a way is free).
   Victim victim_for(std::uint64_t line) const;
   // Allocates an absent line (evicting the LRU way), marks it most recently used and
@@ -60,6 +73,17 @@ class SectorCache {
  private:
   std::uint64_t set_of(std::uint64_t line) const { return (line / set_divisor_) % sets_; }
   std::size_t victim_index(std::uint64_t set) const;
+  // Sets the line's replacement rank from its state.
+  void rank(const Line& line) {
+    const auto i = static_cast<std::size_t>(&line - lines_.data());
+    ranks_[i] = rank_of(line);
+  }
+  static std::uint64_t rank_of(const Line& line) {
+    if (!line.present) return 0;
+    return (std::uint64_t{line.evict_last} << 63) | (line.last_use + 1);
+  }
+  // Sets wider than this are looked up through index_ instead of by scanning tags_.
+  static constexpr std::uint32_t kScannedWays = 32;
 
   std::uint64_t sets_ = 0;
   std::uint32_t ways_ = 0;         // ways per set in the arrays (the stride)
@@ -68,6 +92,11 @@ class SectorCache {
   std::uint64_t use_clock_ = 0;
   std::vector<Line> lines_;          // sets_ x ways_
   std::vector<std::uint64_t> tags_;  // line + 1 of each way (0: empty), scanned by find()
+  // Replacement rank of each way, the smallest the victim (first of equals): 0 empty;
+  // else bit 63 evict-last, below it last_use + 1.
+  std::vector<std::uint64_t> ranks_;
+  bool indexed_ = false;  // ways_ > kScannedWays: find() uses index_
+  LineIndex index_;
 };
 
 }  // namespace sassim::memsys

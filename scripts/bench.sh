@@ -2,17 +2,25 @@
 # Simulation speed and memory on the bundled reference traces and on a workload of
 # many small kernels: warp instructions per second, simulated cycles per second, CPU
 # milliseconds per kernel launch and peak resident memory, one line per trace.
-#   scripts/bench.sh [SASSIM]      one binary (default build/sim/cli/sassim)
-#   scripts/bench.sh OLD NEW       two binaries side by side, with NEW/OLD ratios
+#   scripts/bench.sh [--quick|--no-silicon] [SASSIM]   one binary (default build/sim/cli/sassim)
+#   scripts/bench.sh [--quick|--no-silicon] OLD NEW    two binaries side by side, NEW/OLD ratios
 # "warp_insts/s" and "cycles/s" are over the time the binary reports simulating the
 # kernels; "cpu_ms/launch" is the whole process's user + system time over its launches;
 # "peak_MiB" is its maximum resident set. Each figure is the best of BENCH_REPEATS runs
 # (default 3; the two binaries alternate, so both see the same load).
 # "many-small-kernels" is 1,000 launches (BENCH_MANY_REPEATS x 8) of the eight PyTorch
 # helper kernels of the a100 GEMM trace (one CTA each), listed in a kernelslist.g
-# written at bench time.
+# written at bench time. The "h200:" rows are the silicon regression's memory-bound runs
+# (the record's H100 programs on the h200 preset at 1,500 MHz, the L2 emptied first,
+# the listing's control bits), captured at bench time by the last binary given: at the
+# regression's sizes, or a tenth of the work with --quick; --no-silicon leaves them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+silicon=full
+case "${1:-}" in
+  --quick) silicon=quick; shift ;;
+  --no-silicon) silicon=off; shift ;;
+esac
 if (($# == 2)); then
   binaries=("$1" "$2")
 else
@@ -38,10 +46,32 @@ traces=(
   "a100 $work/many/kernelslist.g"
 )
 
+# name kernel full-size-values quick-size-values
+silicon_runs=(
+  "mem_bw ubench_mem_bw 132,31457280 132,3145728"
+  "mem_lat ubench_mem_lat 15728640 1572864"
+  "l2_bw_32f ubench_l2_bw_32f 264,512 264,64"
+)
+declare -A extra_args=()
+if [[ "$silicon" != off ]]; then
+  for run in "${silicon_runs[@]}"; do
+    read -r name kernel full quick <<<"$run"
+    values="$full"
+    [[ "$silicon" == quick ]] && values="$quick"
+    "${binaries[-1]}" capture "$kernel" ${values//,/ } --listing kernels/sass/sm_90 \
+      -o "$work/h200-$name" -q >/dev/null
+    traces+=("h200 $work/h200-$name")
+    extra_args["$work/h200-$name"]="--sass kernels/sass/sm_90/$kernel.sass \
+      --set simulation.flush_l2_before_kernels=true --set clocks.core_mhz=1500"
+  done
+fi
+
 # One run: prints "warp_insts launches insts_per_s cycles_per_s cpu_ms_per_launch peak_MiB".
 measure() {
   local sassim="$1" preset="$2" path="$3" out
-  out="$(/usr/bin/time -f "cpu %U %S" "$sassim" run -q --config "$preset" "$path" 2>&1)"
+  # shellcheck disable=SC2086 # the extra arguments are words
+  out="$(/usr/bin/time -f "cpu %U %S" "$sassim" run -q --config "$preset" "$path" \
+    ${extra_args[$path]:-} 2>&1)"
   awk '
     /^simulated / { insts = $2; gsub(/\(/, "", $8); ips = $8; cps = $11 }
     /total \(/ { for (i = 1; i <= NF; i++) if ($i ~ /^\(/) { launches = substr($i, 2) } }
@@ -52,7 +82,8 @@ measure() {
 }
 
 label() {
-  if [[ "$1" == "$work/"* ]]; then echo "many-small-kernels"; else
+  if [[ "$1" == "$work/h200-"* ]]; then echo "h200:${1#"$work/h200-"}"
+  elif [[ "$1" == "$work/"* ]]; then echo "many-small-kernels"; else
     echo "$(basename "$(dirname "$1")")/$(basename "$1")"
   fi
 }
