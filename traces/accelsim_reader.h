@@ -1,5 +1,5 @@
 #pragma once
-// Reader of Accel-Sim SASS traces: kernelslist.g + kernel-N.traceg(.xz), tracer
+// Reader of Accel-Sim SASS traces: kernelslist.g + kernel-N.traceg(.xz|.zst), tracer
 // versions 1.2, 3, 4 and 5, all three address modes. Streams: a kernel's CTAs are
 // read from disk only when asked for.
 #include <filesystem>
@@ -13,7 +13,8 @@ namespace sassim::traces {
 // list or a file it names is missing or malformed.
 std::unique_ptr<Workload> open_accelsim_workload(const std::filesystem::path& trace);
 
-// Opens one kernel-N.traceg or kernel-N.traceg.xz and reads its header.
+// Opens one kernel-N.traceg (or, when that is missing, its .xz or .zst) and reads its
+// header.
 std::unique_ptr<KernelTrace> open_accelsim_kernel(const std::filesystem::path& file);
 
 }  // namespace sassim::traces

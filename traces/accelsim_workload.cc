@@ -80,7 +80,8 @@ std::unique_ptr<Workload> open_accelsim_workload(const std::filesystem::path& tr
 std::unique_ptr<KernelTrace> open_accelsim_kernel(const std::filesystem::path& file) {
   auto found = find_trace_file(file);
   if (!found) {
-    throw Error(fmt::format("{}: no such kernel trace (nor {}.xz)", file.string(), file.string()));
+    throw Error(
+        fmt::format("{}: no such kernel trace (nor {}.xz nor .zst)", file.string(), file.string()));
   }
   return std::make_unique<AccelsimKernelTrace>(open_line_source(*found));
 }

@@ -1,6 +1,7 @@
-// Plain and xz-compressed trace files. The .xz decoder runs in-process (liblzma) and
-// streams: it holds one input block and one output block, never the whole file.
+// Plain, xz- and zstd-compressed trace files. The decoders run in-process (liblzma,
+// libzstd) and stream: each holds one input block and its own window, never the whole file.
 #include <lzma.h>
+#include <zstd.h>
 
 #include <array>
 #include <cerrno>
@@ -93,12 +94,71 @@ class XzFileLineSource final : public LineSource {
   bool finished_ = false;
 };
 
-bool starts_with_xz_magic(std::FILE* file) {
-  static constexpr unsigned char kMagic[] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
-  unsigned char head[sizeof kMagic] = {};
+// Decodes zstd frames (one or more, as `zstd` and `sassim capture` write them).
+class ZstdFileLineSource final : public LineSource {
+ public:
+  ZstdFileLineSource(FilePtr file, std::string name)
+      : LineSource(std::move(name)), file_(std::move(file)), stream_(ZSTD_createDStream()) {
+    if (stream_ == nullptr) throw Error(this->name() + ": cannot start the zstd decoder");
+  }
+  ~ZstdFileLineSource() override { ZSTD_freeDStream(stream_); }
+
+ private:
+  std::size_t read(char* out, std::size_t capacity) override {
+    if (finished_) return 0;
+    ZSTD_outBuffer output{out, capacity, 0};
+    while (output.pos < output.size) {
+      if (input_.pos == input_.size && !input_done_) {
+        std::size_t n = read_file(file_.get(), block_.data(), block_.size(), name());
+        input_ = ZSTD_inBuffer{block_.data(), n, 0};
+        input_done_ = n == 0;
+      }
+      const std::size_t consumed = input_.pos;
+      const std::size_t produced = output.pos;
+      const std::size_t ret = ZSTD_decompressStream(stream_, &output, &input_);
+      if (ZSTD_isError(ret) != 0) {
+        throw Error(name() + ": corrupt zstd data (" + ZSTD_getErrorName(ret) + ")");
+      }
+      // 0: a frame ended and is flushed. Otherwise a frame is open once it took input.
+      if (ret == 0) {
+        in_frame_ = false;
+      } else if (input_.pos != consumed) {
+        in_frame_ = true;
+      }
+      if (input_done_ && output.pos == produced && input_.pos == input_.size) {
+        if (in_frame_) {
+          throw Error(name() +
+                      ": zstd data ends early (truncated .zst file: expected the rest of "
+                      "the frame)");
+        }
+        finished_ = true;
+        break;
+      }
+    }
+    return output.pos;
+  }
+
+  FilePtr file_;
+  ZSTD_DStream* stream_;
+  std::array<char, 1 << 17> block_{};
+  ZSTD_inBuffer input_{nullptr, 0, 0};
+  bool input_done_ = false;
+  bool in_frame_ = false;
+  bool finished_ = false;
+};
+
+enum class Format { kPlain, kXz, kZstd };
+
+// By magic bytes, not by name: a kernelslist.g may name compressed files without suffix.
+Format detect_format(std::FILE* file) {
+  static constexpr unsigned char kXz[] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
+  static constexpr unsigned char kZstd[] = {0x28, 0xB5, 0x2F, 0xFD};
+  unsigned char head[sizeof kXz] = {};
   std::size_t n = std::fread(head, 1, sizeof head, file);
   std::rewind(file);
-  return n == sizeof head && std::memcmp(head, kMagic, sizeof kMagic) == 0;
+  if (n >= sizeof kXz && std::memcmp(head, kXz, sizeof kXz) == 0) return Format::kXz;
+  if (n >= sizeof kZstd && std::memcmp(head, kZstd, sizeof kZstd) == 0) return Format::kZstd;
+  return Format::kPlain;
 }
 
 }  // namespace
@@ -111,8 +171,13 @@ std::unique_ptr<LineSource> open_line_source(const std::filesystem::path& path) 
   }
   FilePtr file(std::fopen(name.c_str(), "rb"));
   if (!file) throw Error("cannot open trace file " + name + ": " + std::strerror(errno));
-  if (starts_with_xz_magic(file.get())) {
-    return std::make_unique<XzFileLineSource>(std::move(file), std::move(name));
+  switch (detect_format(file.get())) {
+    case Format::kXz:
+      return std::make_unique<XzFileLineSource>(std::move(file), std::move(name));
+    case Format::kZstd:
+      return std::make_unique<ZstdFileLineSource>(std::move(file), std::move(name));
+    case Format::kPlain:
+      break;
   }
   return std::make_unique<PlainFileLineSource>(std::move(file), std::move(name));
 }

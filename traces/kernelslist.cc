@@ -35,9 +35,11 @@ bool is_file_name(std::string_view line) {
 std::optional<std::filesystem::path> find_trace_file(const std::filesystem::path& file) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(file, ec)) return file;
-  std::filesystem::path xz = file;
-  xz += ".xz";
-  if (std::filesystem::is_regular_file(xz, ec)) return xz;
+  for (const char* suffix : {".xz", ".zst"}) {
+    std::filesystem::path compressed = file;
+    compressed += suffix;
+    if (std::filesystem::is_regular_file(compressed, ec)) return compressed;
+  }
   return std::nullopt;
 }
 
@@ -62,8 +64,8 @@ std::vector<ListEntry> read_kernelslist(const std::filesystem::path& list) {
     auto found = find_trace_file(named);
     if (!found) {
       throw_at(*lines,
-               fmt::format("kernel trace {} not found (nor {}.xz): expected an existing "
-                           "file relative to {}",
+               fmt::format("kernel trace {} not found (nor {}.xz nor .zst): expected an "
+                           "existing file relative to {}",
                            named.string(), named.string(), folder.empty() ? "." : folder.string()));
     }
     entries.emplace_back(KernelFile{*found, lines->line_number()});

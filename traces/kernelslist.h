@@ -12,7 +12,7 @@
 namespace sassim::traces {
 
 struct KernelFile {
-  std::filesystem::path path;  // resolved, existing (x.traceg or else x.traceg.xz)
+  std::filesystem::path path;  // resolved, existing (x.traceg, else x.traceg.xz or .zst)
   std::uint64_t list_line = 0;
 };
 
@@ -22,7 +22,8 @@ using ListEntry = std::variant<MemcpyHtoD, KernelFile>;
 // sassim::Error naming the list file and line.
 std::vector<ListEntry> read_kernelslist(const std::filesystem::path& list);
 
-// `file` if it exists, else `file` + ".xz" if that exists, else nullopt.
+// `file` if it exists, else `file` + ".xz", else `file` + ".zst" if that exists, else
+// nullopt.
 std::optional<std::filesystem::path> find_trace_file(const std::filesystem::path& file);
 
 }  // namespace sassim::traces

@@ -1,6 +1,6 @@
 #pragma once
-// A stream of text lines read in large blocks from a plain file, an .xz file
-// (decompressed in-process by liblzma, streaming) or memory. Memory use is bounded by
+// A stream of text lines read in large blocks from a plain file, an .xz or .zst file
+// (decompressed in-process by liblzma or libzstd, streaming) or memory. Memory use is bounded by
 // the block size and the longest line, whatever the size of the input.
 #include <cstddef>
 #include <cstdint>
@@ -50,8 +50,8 @@ class LineSource {
   std::uint64_t line_number_ = 0;
 };
 
-// Opens a trace file; .xz content (recognized by its magic bytes) is decompressed on the
-// fly. Throws sassim::Error when the file cannot be opened.
+// Opens a trace file; xz and zstd content (recognized by its magic bytes) is
+// decompressed on the fly. Throws sassim::Error when the file cannot be opened.
 std::unique_ptr<LineSource> open_line_source(const std::filesystem::path& path);
 
 // Lines of in-memory text; `name` is used in messages.

@@ -1,5 +1,6 @@
-// `sassim capture KERNEL [VALUE...] [--listing PATH] [-o FOLDER] [--check]`: executes a
-// suite kernel's SASS listing on the CPU and writes its Accel-Sim trace.
+// `sassim capture KERNEL [VALUE...] [--listing PATH] [-o FOLDER] [--plain] [--check]`:
+// executes a suite kernel's SASS listing on the CPU and writes its Accel-Sim trace
+// (zstd-compressed unless --plain).
 #include <unistd.h>
 
 #include <chrono>
@@ -26,6 +27,7 @@ struct CaptureCliOptions {
   std::vector<std::string> values;
   std::string listing;
   std::string out;
+  bool plain = false;
   bool check = false;
   bool quiet = false;
 };
@@ -59,6 +61,7 @@ void run_capture(const CaptureCliOptions& o) {
 
   emu::CaptureOptions options;
   options.trace_folder = o.out;
+  options.compression = o.plain ? traces::Compression::kNone : traces::Compression::kZstd;
   options.sm_version = emu::listing_sm_version(listing, path);
   options.const_bank2 = emu::read_const_bank2(path);
   options.host_copies = emu::suite_host_copies(launch, buffers);
@@ -103,7 +106,8 @@ void add_capture_command(CLI::App& app) {
   cmd->add_option("values", o->values, "problem sizes, as in kernels/suite.txt");
   cmd->add_option("--listing", o->listing,
                   "SASS listing (.sass) or a folder of them (default: kernels/sass/sm_80)");
-  cmd->add_option("-o,--out", o->out, "folder for kernelslist.g and kernel-1.traceg");
+  cmd->add_option("-o,--out", o->out, "folder for kernelslist.g and kernel-1.traceg.zst");
+  cmd->add_flag("--plain", o->plain, "write kernel-1.traceg as text, not zstd-compressed");
   cmd->add_flag("--check", o->check, "compare the outputs with the kernel's CPU reference");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress display");
   cmd->callback([o] { run_capture(*o); });

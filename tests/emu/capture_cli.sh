@@ -25,6 +25,28 @@ expect 1 "no function saxpy" -- \
 expect 0 "16384 of 16384 values match" -- \
   "$sassim" capture bf16_gemm_wgmma 128 128 128 --listing "$listings/sm_90a" --check
 
+# zstd by default, text with --plain: the same lines, replayed to the same cycles and stats
+# (the host-speed column and lines aside).
+for format in zst plain; do
+  flag=$([[ $format == plain ]] && echo --plain)
+  # shellcheck disable=SC2086
+  expect 0 "8160 warp instructions" -- \
+    "$sassim" capture sgemm_tiled 64 64 32 --listing "$listings/sm_80" -o "$work/$format" -q $flag
+  "$sassim" run -q "$work/$format" --config a100 2>&1 | grep -v "^simulated\|^peak memory" |
+    sed -E 's/ +[0-9]+$//' >"$work/$format.txt"
+done
+expect 0 "^kernel-1.traceg.zst$" -- cat "$work/zst/kernelslist.g"
+expect 0 "^kernel-1.traceg$" -- cat "$work/plain/kernelslist.g"
+expect 0 "total \(1 kernels\) +18801 " -- cat "$work/zst.txt"
+expect 0 "^$" -- diff "$work/zst.txt" "$work/plain.txt"
+if command -v zstd >/dev/null; then
+  expect 0 "^$" -- bash -c "zstd -dc '$work/zst/kernel-1.traceg.zst' | cmp - '$work/plain/kernel-1.traceg'"
+fi
+head -c 3000 "$work/zst/kernel-1.traceg.zst" >"$work/zst/cut.traceg.zst"
+echo cut.traceg.zst >"$work/zst/kernelslist.g"
+expect 1 "cut.traceg.zst: zstd data ends early \(truncated .zst file" -- \
+  "$sassim" run -q "$work/zst" --config a100
+
 # An instruction the executor does not implement names the file, line, PC and opcode.
 mkdir -p "$work/sm_80"
 sed 's/FADD R9, R4, R3 ;/DMNMX R8, R4, R2 ;/' "$listings/sm_80/vectoradd.sass" \

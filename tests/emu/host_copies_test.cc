@@ -60,7 +60,7 @@ TEST(HostCopies, KernelsListNamesThemBeforeTheKernel) {
   std::vector<std::string> lines;
   for (std::string line; std::getline(list, line);) lines.push_back(line);
   EXPECT_EQ(lines,
-            (std::vector<std::string>{"MemcpyHtoD,0x7f0000000000,65792", "kernel-1.traceg"}));
+            (std::vector<std::string>{"MemcpyHtoD,0x7f0000000000,65792", "kernel-1.traceg.zst"}));
   fs::remove_all(folder);
 }
 

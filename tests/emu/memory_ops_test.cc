@@ -60,7 +60,7 @@ TEST(EmuMemoryOps, TraceLinesCarryMasksRegistersAndCompressedAddresses) {
   const Program& program = rig.program();
   const std::filesystem::path folder = std::filesystem::path(::testing::TempDir()) / "emu_lines";
   {
-    TraceWriter writer(folder, program);
+    TraceWriter writer(folder, traces::Compression::kNone, program);
     writer.write_header(TraceHeader{"test_kernel", {1, 1, 1}, {32, 1, 1}, 0, 8, 80});
     writer.write_cta(rig.cta());
     writer.close();

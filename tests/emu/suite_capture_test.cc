@@ -16,6 +16,7 @@
 #include "tests/support/scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/emu/suite/suite_io.h"
+#include "traces/line_source.h"
 
 namespace sassim::emu {
 namespace {
@@ -163,7 +164,7 @@ TEST_P(SuiteCapture, LoopsAddTheirBodyPerIteration) {
 
 TEST(SuiteCaptureDeterminism, TwoCapturesWriteIdenticalTraces) {
   auto text = [](const fs::path& folder) {
-    std::ifstream in(folder / "kernel-1.traceg", std::ios::binary);
+    std::ifstream in(folder / "kernel-1.traceg.zst", std::ios::binary);
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
@@ -180,10 +181,10 @@ INSTANTIATE_TEST_SUITE_P(Archs, SuiteCapture, ::testing::Values("sm_80", "sm_90"
 
 // Lines of the trace whose opcode starts with `opcode`.
 uint64_t count_lines(const fs::path& folder, std::string_view opcode) {
-  std::ifstream in(folder / "kernel-1.traceg");
+  auto in = traces::open_line_source(folder / "kernel-1.traceg.zst");
   uint64_t n = 0;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream words(line);
+  for (std::string_view line; in->next(line);) {
+    std::istringstream words{std::string(line)};
     std::string pc, mask, word;
     int dsts = 0;
     if (!(words >> pc >> mask >> dsts)) continue;

@@ -137,7 +137,7 @@ TEST(MalformedTraces, MissingKernelFile) {
       AllOf(HasSubstr(at("missing_kernel/kernelslist.g", 3)),
             HasSubstr("kernel trace " + (kData / "missing_kernel/kernel-2.traceg").string() +
                       " not found (nor " + (kData / "missing_kernel/kernel-2.traceg").string() +
-                      ".xz)")));
+                      ".xz nor .zst)")));
 }
 
 TEST(MalformedTraces, BadKernelsListLine) {

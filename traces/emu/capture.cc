@@ -162,7 +162,7 @@ CaptureResult capture(const traces::sass::Listing& listing, const kernels::Launc
 
   std::optional<TraceWriter> writer;
   if (!options.trace_folder.empty())
-    writer.emplace(options.trace_folder, program, options.host_copies);
+    writer.emplace(options.trace_folder, options.compression, program, options.host_copies);
   const uint64_t total = launch.grid.count();
   CaptureResult result;
   for (uint32_t z = 0; z < launch.grid.z; ++z) {

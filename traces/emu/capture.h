@@ -48,6 +48,8 @@ std::vector<uint8_t> read_const_bank2(const std::filesystem::path& listing);
 
 struct CaptureOptions {
   std::filesystem::path trace_folder;  // empty: run without writing a trace
+  // kZstd: kernel-1.traceg.zst, which kernelslist.g names; kNone: text kernel-1.traceg.
+  traces::Compression compression = traces::Compression::kZstd;
   int sm_version = 80;
   std::vector<uint8_t> const_bank2;   // see read_const_bank2
   std::vector<HostCopy> host_copies;  // listed in kernelslist.g before the kernel

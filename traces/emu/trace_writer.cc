@@ -70,20 +70,21 @@ char* put_tma_fields(char* o, const uint64_t* r, uint32_t n) {
 
 }  // namespace
 
-TraceWriter::TraceWriter(const std::filesystem::path& folder, const Program& program,
-                         const std::vector<HostCopy>& copies)
-    : program_(program), path_(folder / "kernel-1.traceg") {
+TraceWriter::TraceWriter(const std::filesystem::path& folder, traces::Compression compression,
+                         const Program& program, const std::vector<HostCopy>& copies)
+    : program_(program) {
+  const std::string name =
+      fmt::format("kernel-1.traceg{}", traces::compression_suffix(compression));
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   {
     std::ofstream list(folder / "kernelslist.g");
     for (const HostCopy& c : copies)
       list << fmt::format("MemcpyHtoD,0x{:x},{}\n", c.address, c.bytes);
-    list << "kernel-1.traceg\n";
+    list << name << "\n";
     if (!list) throw Error(fmt::format("cannot write {}", (folder / "kernelslist.g").string()));
   }
-  file_ = std::fopen(path_.string().c_str(), "wb");
-  if (file_ == nullptr) throw Error(fmt::format("cannot write {}", path_.string()));
+  file_ = traces::open_output_file(folder / name, compression);
   for (size_t i = 0; i < program.insts.size(); ++i) {
     const Inst& inst = program.insts[i];
     prefix_.push_back(fmt::format("{:04x}", inst.pc) + "\n" + program.trace_text[i] + " ");
@@ -91,10 +92,6 @@ TraceWriter::TraceWriter(const std::filesystem::path& folder, const Program& pro
     suffix_.push_back(fmt::format(" {}\n", program.trace_immediate[i]));
     mem_width_.push_back(records_addresses(inst) ? (inst.op == Op::kLdsm ? 16 : inst.width) : 0);
   }
-}
-
-TraceWriter::~TraceWriter() {
-  if (file_ != nullptr) std::fclose(file_);
 }
 
 void TraceWriter::append(std::string_view text) {
@@ -193,18 +190,13 @@ void TraceWriter::write_cta(const Cta& cta) {
 
 void TraceWriter::flush() {
   if (used_ == 0) return;
-  if (std::fwrite(buffer_.data(), 1, used_, file_) != used_) {
-    throw Error(fmt::format("cannot write {} (disk full?)", path_.string()));
-  }
+  file_->write(std::string_view(buffer_.data(), used_));
   used_ = 0;
 }
 
 void TraceWriter::close() {
-  if (file_ == nullptr) return;
   flush();
-  const bool ok = std::fclose(file_) == 0;
-  file_ = nullptr;
-  if (!ok) throw Error(fmt::format("cannot write {}", path_.string()));
+  file_->close();
 }
 
 }  // namespace sassim::emu

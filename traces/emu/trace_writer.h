@@ -1,14 +1,16 @@
 // Writes what the executor ran as an Accel-Sim trace (tracer version 5): kernelslist.g
-// and kernel-1.traceg, one CTA at a time.
+// and kernel-1.traceg (or kernel-1.traceg.zst, compressed as it is written), one CTA at a
+// time.
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "traces/emu/state.h"
+#include "traces/output_file.h"
 
 namespace sassim::emu {
 
@@ -35,17 +37,18 @@ struct HostCopy {
 
 class TraceWriter {
  public:
-  // Creates `folder` if needed and writes kernelslist.g there: `copies`, then the kernel.
-  TraceWriter(const std::filesystem::path& folder, const Program& program,
-              const std::vector<HostCopy>& copies = {});
-  ~TraceWriter();
+  // Creates `folder` if needed and writes kernelslist.g there: `copies`, then the kernel
+  // file, named with the suffix of `compression`.
+  TraceWriter(const std::filesystem::path& folder, traces::Compression compression,
+              const Program& program, const std::vector<HostCopy>& copies = {});
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
   void write_header(const TraceHeader& header);
   void write_cta(const Cta& cta);
-  // Flushes and closes kernel-1.traceg; throws sassim::Error when writing failed.
+  // Flushes and closes the kernel file; throws sassim::Error when writing failed.
   void close();
+  const std::filesystem::path& path() const { return file_->path(); }
   uint64_t lines() const { return lines_; }
 
  private:
@@ -53,8 +56,7 @@ class TraceWriter {
   void line(const Warp& w, const TraceRecord& r);
 
   const Program& program_;
-  std::filesystem::path path_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<traces::OutputFile> file_;
   // Output bytes not yet written: lines are formatted straight into it.
   std::vector<char> buffer_ = std::vector<char>(size_t{4} << 20);
   size_t used_ = 0;
