@@ -63,23 +63,27 @@ void check_l1(const L1Config& l1, std::vector<std::string>& problems) {
                     l1.max_shared_per_cta_bytes(), l1.shared_memory_bytes()));
   }
   check_line("l1", l1.line_bytes(), l1.sector_bytes(), problems);
-  if (l1.shared_memory_bytes() <= l1.unified_size_bytes()) {
-    check_sets("the L1 data part (l1.unified_size_bytes - l1.shared_memory_bytes)",
-               l1.unified_size_bytes() - l1.shared_memory_bytes(), "l1", l1.line_bytes(),
-               l1.associativity(), problems);
+  // The data part is what the largest carve-out leaves; without one (reported above) there
+  // is no data part to check.
+  const bool has_data_part = l1.shared_memory_bytes() <= l1.unified_size_bytes();
+  const std::uint64_t base_data =
+      has_data_part ? l1.unified_size_bytes() - l1.shared_memory_bytes() : 0;
+  if (has_data_part) {
+    check_sets("the L1 data part (l1.unified_size_bytes - l1.shared_memory_bytes)", base_data, "l1",
+               l1.line_bytes(), l1.associativity(), problems);
   }
   // Every carve-out leaves a data part of whole sets of the base data part's geometry.
   const std::uint64_t set_bytes = std::uint64_t{l1.line_bytes()} * l1.associativity();
-  const std::uint64_t base_data = l1.unified_size_bytes() - l1.shared_memory_bytes();
   for (std::uint32_t option : l1.shared_carveout_options_bytes()) {
     if (option > l1.shared_memory_bytes()) {
       problems.push_back(fmt::format(
           "l1.shared_carveout_options_bytes: {} exceeds l1.shared_memory_bytes = {} (the largest "
           "carve-out)",
           option, l1.shared_memory_bytes()));
-    } else if (set_bytes != 0 && base_data != 0 && base_data % set_bytes == 0) {
+    } else if (has_data_part && set_bytes != 0 && base_data != 0 && base_data % set_bytes == 0) {
+      // option <= shared_memory_bytes <= unified_size_bytes: no underflow.
       const std::uint64_t sets = base_data / set_bytes;
-      const std::uint64_t data = l1.unified_size_bytes() - option;
+      const std::uint64_t data = std::uint64_t{l1.unified_size_bytes()} - option;
       if (data % (sets * l1.line_bytes()) != 0) {
         problems.push_back(fmt::format(
             "l1.shared_carveout_options_bytes: {} leaves {} bytes of L1 data, not a whole number "
