@@ -1,6 +1,5 @@
 #pragma once
-// Checks that relate several fields (or check a field against a list of names) and
-// cannot be stated per field in the schema.
+// Checks that relate several fields and cannot be stated per field in the schema.
 #include <string>
 #include <vector>
 
@@ -12,11 +11,10 @@ namespace sassim::config {
 // Expects every required field to be present (validate() checks that first).
 void check_combinations(const GpuConfig& config, std::vector<std::string>& problems);
 
-// Accepted values of the name-valued fields.
-const std::vector<std::string>& known_arch_names();      // "sm_60", ..., "sm_90"
-const std::vector<std::string>& known_dram_types();      // "HBM2", ..., "GDDR6X"
-const std::vector<std::string>& known_address_hashes();  // "linear", "xor", "ipoly"
-// "row_column_bank", "row_bank_column"
-const std::vector<std::string>& known_dram_address_schemes();
+// Appends one message per name-valued field (arch, sm.scheduler.policy, l2.address_hash,
+// dram.type, dram.address_scheme) whose value is not one its list accepts
+// (configs/choices.h, isa::kAllArchs). Fields left unset without a default are skipped:
+// the required-field check names them.
+void check_names(const GpuConfig& config, std::vector<std::string>& problems);
 
 }  // namespace sassim::config
