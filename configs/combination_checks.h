@@ -1,9 +1,11 @@
 #pragma once
 // Checks that relate several fields and cannot be stated per field in the schema.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "isa/arch.h"
 
 namespace sassim::config {
 
@@ -16,5 +18,10 @@ void check_combinations(const GpuConfig& config, std::vector<std::string>& probl
 // (configs/choices.h, isa::kAllArchs). Fields left unset without a default are skipped:
 // the required-field check names them.
 void check_names(const GpuConfig& config, std::vector<std::string>& problems);
+
+// The problem with sm.tensor_ops[index] on `arch`, if any: the opcode must decode as a
+// matrix instruction of `arch` with a known shape, and the per-N fields need a
+// warpgroup form. check_names() reports it at load; the model refuses it too.
+std::optional<std::string> tensor_op_problem(const TensorTiming& entry, int index, isa::Arch arch);
 
 }  // namespace sassim::config

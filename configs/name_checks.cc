@@ -1,4 +1,5 @@
-// check_names(): every name-valued field against the list its registry is built from.
+// check_names(): every name-valued field against the list its registry is built from, and
+// the tensor forms against the architecture's opcode table.
 #include <algorithm>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,14 @@ void check_names(const GpuConfig& config, std::vector<std::string>& problems) {
   check("l2.address_hash", true, config.l2().address_hash(), kAddressHashes, problems);
   check("dram.type", config.dram().has_type(), config.dram().type(), dram_types, problems);
   check("dram.address_scheme", true, config.dram().address_scheme(), kDramAddressSchemes, problems);
+  // Tensor forms are named by SASS opcodes, which the architecture's table decodes.
+  const std::optional<isa::Arch> arch = isa::arch_from_name(config.arch());
+  if (!arch || isa::arch_name(*arch) != config.arch()) return;
+  for (int i = 0; i < config.sm().tensor_ops_size(); ++i) {
+    if (auto problem = tensor_op_problem(config.sm().tensor_ops(i), i, *arch)) {
+      problems.push_back(std::move(*problem));
+    }
+  }
 }
 
 }  // namespace sassim::config

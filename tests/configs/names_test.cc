@@ -83,6 +83,27 @@ TEST(ConfigNames, ChoiceProblemIsEmptyForAnAcceptedName) {
   EXPECT_EQ(find_dram_type("DDR4"), nullptr);
 }
 
+TEST(ConfigNames, TensorFormsAreCheckedAgainstTheArchitectureAtLoad) {
+  GpuConfig config = load_config("a100");
+  const int index = config.sm().tensor_ops_size();
+  TensorTiming* entry = config.mutable_sm()->add_tensor_ops();
+  entry->set_opcode("HMMA.999.F32");
+  entry->set_latency_cycles(10);
+  entry->set_initiation_interval_cycles(4);
+  EXPECT_THAT(error_of([&] { validate(config); }),
+              HasSubstr("sm.tensor_ops[" + std::to_string(index) +
+                        "].opcode: 'HMMA.999.F32' is not a matrix instruction of sm_80 with a "
+                        "known shape"));
+  entry->set_opcode("HMMA.16816.F32.BF16");
+  entry->set_latency_cycles_per_n(1);
+  EXPECT_THAT(error_of([&] { validate(config); }),
+              HasSubstr("latency_cycles_per_n / initiation_interval_cycles_per_n need a "
+                        "warpgroup form (HGMMA, IGMMA, QGMMA, BGMMA); 'HMMA.16816.F32.BF16' is "
+                        "not one"));
+  entry->clear_latency_cycles_per_n();
+  EXPECT_NO_THROW(validate(config));
+}
+
 // A unified array smaller than the shared memory leaves no data part: the messages say
 // so instead of printing a wrapped-around byte count.
 TEST(ConfigNames, UnifiedArraySmallerThanSharedMemoryReportsNoUnderflow) {
