@@ -5,27 +5,12 @@
 
 #include <fmt/format.h>
 
-#include "isa/arch.h"
-
 namespace sassim::config {
 
 namespace {
 
 bool is_power_of_two(std::uint64_t value) {
   return value != 0 && (value & (value - 1)) == 0;
-}
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
-  return out;
-}
-
-void check_one_of(const std::string& path, const std::string& value,
-                  const std::vector<std::string>& allowed, std::vector<std::string>& problems) {
-  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
-    problems.push_back(fmt::format("{} = \"{}\" is not one of: {}", path, value, joined(allowed)));
-  }
 }
 
 // Lines are a power of two and whole sectors.
@@ -63,23 +48,27 @@ void check_l1(const L1Config& l1, std::vector<std::string>& problems) {
                     l1.max_shared_per_cta_bytes(), l1.shared_memory_bytes()));
   }
   check_line("l1", l1.line_bytes(), l1.sector_bytes(), problems);
-  if (l1.shared_memory_bytes() <= l1.unified_size_bytes()) {
-    check_sets("the L1 data part (l1.unified_size_bytes - l1.shared_memory_bytes)",
-               l1.unified_size_bytes() - l1.shared_memory_bytes(), "l1", l1.line_bytes(),
-               l1.associativity(), problems);
+  // The data part is what the largest carve-out leaves; without one (reported above) there
+  // is no data part to check.
+  const bool has_data_part = l1.shared_memory_bytes() <= l1.unified_size_bytes();
+  const std::uint64_t base_data =
+      has_data_part ? l1.unified_size_bytes() - l1.shared_memory_bytes() : 0;
+  if (has_data_part) {
+    check_sets("the L1 data part (l1.unified_size_bytes - l1.shared_memory_bytes)", base_data, "l1",
+               l1.line_bytes(), l1.associativity(), problems);
   }
   // Every carve-out leaves a data part of whole sets of the base data part's geometry.
   const std::uint64_t set_bytes = std::uint64_t{l1.line_bytes()} * l1.associativity();
-  const std::uint64_t base_data = l1.unified_size_bytes() - l1.shared_memory_bytes();
   for (std::uint32_t option : l1.shared_carveout_options_bytes()) {
     if (option > l1.shared_memory_bytes()) {
       problems.push_back(fmt::format(
           "l1.shared_carveout_options_bytes: {} exceeds l1.shared_memory_bytes = {} (the largest "
           "carve-out)",
           option, l1.shared_memory_bytes()));
-    } else if (set_bytes != 0 && base_data != 0 && base_data % set_bytes == 0) {
+    } else if (has_data_part && set_bytes != 0 && base_data != 0 && base_data % set_bytes == 0) {
+      // option <= shared_memory_bytes <= unified_size_bytes: no underflow.
       const std::uint64_t sets = base_data / set_bytes;
-      const std::uint64_t data = l1.unified_size_bytes() - option;
+      const std::uint64_t data = std::uint64_t{l1.unified_size_bytes()} - option;
       if (data % (sets * l1.line_bytes()) != 0) {
         problems.push_back(fmt::format(
             "l1.shared_carveout_options_bytes: {} leaves {} bytes of L1 data, not a whole number "
@@ -99,7 +88,6 @@ void check_l2(const L2Config& l2, std::vector<std::string>& problems) {
     check_sets("one L2 slice (l2.size_bytes / l2.slices)", l2.size_bytes() / l2.slices(), "l2",
                l2.line_bytes(), l2.associativity(), problems);
   }
-  check_one_of("l2.address_hash", l2.address_hash(), known_address_hashes(), problems);
   const std::uint32_t fetch = l2.fetch_granularity_bytes();
   if (fetch != 0 &&
       (!is_power_of_two(fetch) || fetch < l2.sector_bytes() || fetch > l2.line_bytes())) {
@@ -157,41 +145,8 @@ void check_sm(const SmConfig& sm, std::vector<std::string>& problems) {
   }
 }
 
-}  // namespace
-
-const std::vector<std::string>& known_arch_names() {
-  // The architectures isa/ has opcode tables for, in their canonical spelling.
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> all;
-    for (isa::Arch arch : isa::kAllArchs) all.emplace_back(isa::arch_name(arch));
-    return all;
-  }();
-  return names;
-}
-
-const std::vector<std::string>& known_dram_types() {
-  static const std::vector<std::string> types = {"HBM2",  "HBM2e",  "HBM3",  "HBM3e",
-                                                 "GDDR5", "GDDR5X", "GDDR6", "GDDR6X"};
-  return types;
-}
-
-const std::vector<std::string>& known_address_hashes() {
-  static const std::vector<std::string> hashes = {"linear", "xor", "ipoly"};
-  return hashes;
-}
-
-const std::vector<std::string>& known_dram_address_schemes() {
-  static const std::vector<std::string> schemes = {"row_column_bank", "row_bank_column"};
-  return schemes;
-}
-
-namespace {
-
 void check_dram(const GpuConfig& config, std::vector<std::string>& problems) {
   const DramConfig& dram = config.dram();
-  check_one_of("dram.type", dram.type(), known_dram_types(), problems);
-  check_one_of("dram.address_scheme", dram.address_scheme(), known_dram_address_schemes(),
-               problems);
   const std::uint32_t line = config.l2().line_bytes();
   if (line != 0 && dram.row_bytes() % line != 0) {
     problems.push_back(fmt::format("dram.row_bytes = {} is not a multiple of l2.line_bytes = {}",
@@ -232,7 +187,6 @@ void check_cluster(const GpuConfig& config, std::vector<std::string>& problems) 
 }  // namespace
 
 void check_combinations(const GpuConfig& config, std::vector<std::string>& problems) {
-  check_one_of("arch", config.arch(), known_arch_names(), problems);
   check_sm(config.sm(), problems);
   check_l1(config.l1(), problems);
   check_l2(config.l2(), problems);

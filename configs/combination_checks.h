@@ -1,10 +1,11 @@
 #pragma once
-// Checks that relate several fields (or check a field against a list of names) and
-// cannot be stated per field in the schema.
+// Checks that relate several fields and cannot be stated per field in the schema.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "isa/arch.h"
 
 namespace sassim::config {
 
@@ -12,11 +13,15 @@ namespace sassim::config {
 // Expects every required field to be present (validate() checks that first).
 void check_combinations(const GpuConfig& config, std::vector<std::string>& problems);
 
-// Accepted values of the name-valued fields.
-const std::vector<std::string>& known_arch_names();      // "sm_60", ..., "sm_90"
-const std::vector<std::string>& known_dram_types();      // "HBM2", ..., "GDDR6X"
-const std::vector<std::string>& known_address_hashes();  // "linear", "xor", "ipoly"
-// "row_column_bank", "row_bank_column"
-const std::vector<std::string>& known_dram_address_schemes();
+// Appends one message per name-valued field (arch, sm.scheduler.policy, l2.address_hash,
+// dram.type, dram.address_scheme) whose value is not one its list accepts
+// (configs/choices.h, isa::kAllArchs). Fields left unset without a default are skipped:
+// the required-field check names them.
+void check_names(const GpuConfig& config, std::vector<std::string>& problems);
+
+// The problem with sm.tensor_ops[index] on `arch`, if any: the opcode must decode as a
+// matrix instruction of `arch` with a known shape, and the per-N fields need a
+// warpgroup form. check_names() reports it at load; the model refuses it too.
+std::optional<std::string> tensor_op_problem(const TensorTiming& entry, int index, isa::Arch arch);
 
 }  // namespace sassim::config

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "configs/choices.h"
 #include "isa/error.h"
 
 namespace sassim::config {
@@ -19,13 +20,12 @@ double dram_peak_bytes_per_second(const GpuConfig& config) {
 }
 
 double dram_clock_mhz(const GpuConfig& config) {
-  const std::string& type = config.dram().type();
-  if (type == "HBM2" || type == "HBM2e" || type == "HBM3" || type == "HBM3e" || type == "GDDR5" ||
-      type == "GDDR6") {
-    return config.dram().data_rate_mtps() / 2.0;
+  const DramType* type = find_dram_type(config.dram().type());
+  if (type == nullptr) {
+    throw Error(fmt::format("dram.type = \"{}\": no clock is known for this DRAM type",
+                            config.dram().type()));
   }
-  if (type == "GDDR5X" || type == "GDDR6X") return config.dram().data_rate_mtps() / 4.0;
-  throw Error(fmt::format("dram.type = \"{}\": no clock is known for this DRAM type", type));
+  return config.dram().data_rate_mtps() / type->transfers_per_clock;
 }
 
 std::uint32_t l1_data_bytes(const GpuConfig& config) {

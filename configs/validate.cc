@@ -1,5 +1,6 @@
-// validate(): required fields and (spec) ranges by a walk over the descriptors, then
-// the hand-written combination checks.
+// validate(): required fields and (spec) ranges by a walk over the descriptors, the
+// name-valued fields against their registries' lists, then the hand-written combination
+// checks.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -91,7 +92,9 @@ void validate(const GpuConfig& config) {
   std::vector<std::string> problems;
   check_fields(config, "", problems);
   // Combinations need every value in place; report missing ones first.
-  if (problems.empty()) check_combinations(config, problems);
+  const bool complete = problems.empty();
+  check_names(config, problems);
+  if (complete) check_combinations(config, problems);
   if (problems.empty()) return;
   std::string message;
   for (const std::string& problem : problems) {

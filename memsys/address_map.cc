@@ -2,9 +2,9 @@
 
 #include <array>
 #include <bit>
+#include <iterator>
 
-#include <fmt/format.h>
-
+#include "configs/choices.h"
 #include "isa/error.h"
 
 namespace sassim::memsys {
@@ -72,19 +72,15 @@ std::uint32_t ipoly_hash(std::uint64_t line, std::uint32_t slices, std::uint32_t
   return static_cast<std::uint32_t>(line % odd) * (1u << k) + low;
 }
 
-struct NamedHash {
-  std::string_view name;
-  AddressMap::SliceHash hash;
+// Adding a hash adds a row here and its name to config::kAddressHashes, in the same order.
+constexpr AddressMap::SliceHash kHashes[] = {
+    &linear_hash,  // linear
+    &xor_hash,     // xor
+    &ipoly_hash,   // ipoly
 };
-// Adding a hash adds a row.
-constexpr std::array<NamedHash, 3> kHashes{
-    {{"linear", &linear_hash}, {"xor", &xor_hash}, {"ipoly", &ipoly_hash}}};
+static_assert(std::size(kHashes) == config::kAddressHashes.size());
 
 }  // namespace
-
-std::string_view AddressMap::hash_names() {
-  return "\"linear\", \"xor\", \"ipoly\"";
-}
 
 AddressMap::AddressMap(std::uint32_t slices, std::uint32_t channels, std::string_view hash_name)
     : slices_(slices),
@@ -93,12 +89,10 @@ AddressMap::AddressMap(std::uint32_t slices, std::uint32_t channels, std::string
       hash_(nullptr) {
   if (slices == 0 || channels == 0)
     throw Error("address map: slices and channels must be positive");
-  for (const NamedHash& h : kHashes) {
-    if (h.name == hash_name) hash_ = h.hash;
-  }
-  if (hash_ == nullptr) {
-    throw Error(
-        fmt::format("l2.address_hash: unknown hash \"{}\" (known: {})", hash_name, hash_names()));
+  if (auto index = config::choice_index(config::kAddressHashes, hash_name)) {
+    hash_ = kHashes[*index];
+  } else {
+    throw Error(*config::choice_problem("l2.address_hash", hash_name, config::kAddressHashes));
   }
   slice_channel_begin_.reserve(slices + 1);
   for (std::uint32_t j = 0; j < slices; ++j) {

@@ -2,7 +2,7 @@
 // Where a line lives: its L2 slice (by the configured address hash), its index
 // within that slice, and the DRAM channel behind the slice that holds it.
 //
-// Slice hashes, chosen by l2.address_hash:
+// Slice hashes, chosen by l2.address_hash (names in config::kAddressHashes):
 //   "linear": slice = line % slices.
 //   "xor":    the line's group index q = line / slices is cut into fields of b bits
 //             (b = ceil(log2(slices))) that are XORed together into h; the line's
@@ -56,8 +56,6 @@ class AddressMap {
     return {slice_channels_.data() + slice_channel_begin_[slice],
             slice_channel_begin_[slice + 1] - slice_channel_begin_[slice]};
   }
-  // Registered hash names, for messages.
-  static std::string_view hash_names();
 
  private:
   std::uint32_t slices_;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "configs/combination_checks.h"
 #include "isa/error.h"
 
 namespace sassim::sim {
@@ -74,17 +75,10 @@ std::uint32_t ExecTiming::TensorForm::scaled(std::uint32_t floor, double per_n, 
 
 void ExecTiming::add_tensor_forms(const config::SmConfig& sm, const isa::OpcodeTable& table,
                                   isa::Arch config_arch) {
-  const isa::OpcodeTable& config_table = isa::OpcodeTable::get(config_arch);
   for (int i = 0; i < sm.tensor_ops_size(); ++i) {
     const config::TensorTiming& entry = sm.tensor_ops(i);
     const std::string path = fmt::format("sm.tensor_ops[{}]", i);
-    const std::optional<isa::DecodedOpcode> form = config_table.decode(entry.opcode());
-    if (!form || !form->matrix.is_matrix() || form->matrix.m == 0) {
-      throw Error(
-          fmt::format("{}.opcode: '{}' is not a matrix instruction of {} with a known shape (e.g. "
-                      "\"HMMA.16816.F32.BF16\", \"IMMA.16832.S8.S8\", \"DMMA.884\")",
-                      path, entry.opcode(), isa::arch_name(config_arch)));
-    }
+    if (auto problem = config::tensor_op_problem(entry, i, config_arch)) throw Error(*problem);
     const std::uint32_t latency = checked_cycles(entry.latency_cycles(), entry.has_latency_cycles(),
                                                  path + ".latency_cycles", 10000);
     const std::uint32_t interval =
@@ -92,12 +86,6 @@ void ExecTiming::add_tensor_forms(const config::SmConfig& sm, const isa::OpcodeT
                        path + ".initiation_interval_cycles", 1024);
     const bool per_n =
         entry.has_latency_cycles_per_n() || entry.has_initiation_interval_cycles_per_n();
-    if (per_n && !form->matrix.warpgroup) {
-      throw Error(fmt::format(
-          "{}: latency_cycles_per_n / initiation_interval_cycles_per_n need a warpgroup form "
-          "(HGMMA, IGMMA, QGMMA, BGMMA); '{}' is not one",
-          path, entry.opcode()));
-    }
     // The same form in the trace's table (absent: a trace of another generation).
     const std::optional<isa::DecodedOpcode> op = table.decode(entry.opcode());
     if (!op) continue;

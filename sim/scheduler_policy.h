@@ -1,7 +1,7 @@
 #pragma once
 // Warp scheduler policies: each cycle a sub-core's scheduler picks one warp among
-// those able to issue. A policy is one small file registered by name in
-// scheduler_policy.cc and chosen by `sm.scheduler.policy`.
+// those able to issue. A policy is one small file registered in scheduler_policy.cc
+// under its name in config::kSchedulerPolicies and chosen by `sm.scheduler.policy`.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -25,9 +25,9 @@ class SchedulerPolicy {
   virtual void issued(unsigned warp) = 0;
 };
 
-// The policy `config.policy` names; throws sassim::Error for an unknown name.
+// The policy `config.policy` names; throws sassim::Error for an unknown name (the loader
+// refuses those first).
 std::unique_ptr<SchedulerPolicy> make_scheduler_policy(const config::SchedulerConfig& config);
-std::vector<std::string> scheduler_policy_names();
 
 // Policy implementations (one file each).
 std::unique_ptr<SchedulerPolicy> make_gto_policy(const config::SchedulerConfig& config);

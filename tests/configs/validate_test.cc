@@ -264,9 +264,11 @@ TEST_F(Validate, ClusterFieldsHaveRanges) {
                         "cycles"));
 }
 
-TEST_F(Validate, SchedulerPolicyIsLeftToTheRegistry) {
+TEST_F(Validate, UnknownSchedulerPolicy) {
   config_.mutable_sm()->mutable_scheduler()->set_policy("no-such-policy");
-  EXPECT_NO_THROW(validate(config_));
+  EXPECT_EQ(problem(),
+            "sm.scheduler.policy = \"no-such-policy\" is not one of: gto, gty, lrr, "
+            "two_level");
 }
 
 }  // namespace

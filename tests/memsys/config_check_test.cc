@@ -46,7 +46,8 @@ TEST(MemsysConfig, MorePartitionsThanSmsIsRefusedNamingTheField) {
 TEST(MemsysConfig, UnknownHashListsTheKnownOnes) {
   config::GpuConfig c = testing::small_config();
   c.mutable_l2()->set_address_hash("ipolly");
-  EXPECT_NE(build_error(c).find("unknown hash \"ipolly\" (known: \"linear\", \"xor\", \"ipoly\")"),
+  EXPECT_NE(build_error(c).find("l2.address_hash = \"ipolly\" is not one of: linear, xor, ipoly "
+                                "(did you mean \"ipoly\"?)"),
             std::string::npos)
       << build_error(c);
 }

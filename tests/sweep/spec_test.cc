@@ -82,6 +82,13 @@ TEST_F(SpecErrors, ValueOutsideTheFieldsRangeIsRejectedBeforeAnythingRuns) {
               AllOf(HasSubstr("config point num_sms=0"), HasSubstr("num_sms")));
 }
 
+TEST_F(SpecErrors, UnknownRegistryNameIsRejectedBeforeAnythingRuns) {
+  EXPECT_THAT(
+      error_of(spec("axis { path: \"sm.scheduler.policy\" values: [\"gto\", \"lrx\"] }\n")),
+      HasSubstr("config point sm.scheduler.policy=lrx: sm.scheduler.policy = \"lrx\" is not one "
+                "of: gto, gty, lrr, two_level (did you mean \"lrr\"?)"));
+}
+
 TEST_F(SpecErrors, PointAssignmentsAreChecked) {
   const std::string text = spec("point { set: [\"num_sms=2\", \"num_sms\"] }\n");
   EXPECT_THAT(error_of(text), AllOf(HasSubstr(at(text, 3, "\"num_sms\"") + ": "),
