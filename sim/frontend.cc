@@ -31,7 +31,7 @@ Frontend::Frontend(const config::GpuConfig& config, std::uint32_t max_warps)
   }
 }
 
-void Frontend::start_warp(unsigned slot, const std::vector<isa::WarpInst>* insts,
+void Frontend::start_warp(unsigned slot, traces::WarpWindow* insts,
                           const traces::StaticInstTable* statics, std::uint64_t code_base,
                           std::uint64_t cycle) {
   WarpFetch& w = warps_[slot];
@@ -59,7 +59,7 @@ void Frontend::fill(unsigned slot, std::uint64_t cycle) {
   const unsigned sub = slot % sub_cores_;
   while (w.fetched < size && w.fetched - w.head < entries_) {
     const std::uint64_t at = reserve_fetch_cycle(sub, cycle);
-    const isa::StaticInst& si = (*w.statics)[(*w.insts)[w.fetched].static_index];
+    const isa::StaticInst& si = (*w.statics)[w.insts->inst(w.fetched).static_index];
     w.arrival[w.fetched % kMaxEntries] = cache_arrival(sub, w.code_base + si.pc, at) + decode_;
     ++w.fetched;
     ++counters_.fetches;

@@ -38,9 +38,8 @@ class Frontend {
 
   // Starts a warp's instruction stream; its first instructions are fetched from
   // `cycle`. `code_base` separates the code of different kernels in the caches.
-  void start_warp(unsigned slot, const std::vector<isa::WarpInst>* insts,
-                  const traces::StaticInstTable* statics, std::uint64_t code_base,
-                  std::uint64_t cycle);
+  void start_warp(unsigned slot, traces::WarpWindow* insts, const traces::StaticInstTable* statics,
+                  std::uint64_t code_base, std::uint64_t cycle);
   // Earliest cycle at which fetch lets the warp issue its next instruction.
   std::uint64_t ready(unsigned slot) const {
     const WarpFetch& w = warps_[slot];
@@ -68,7 +67,7 @@ class Frontend {
 
  private:
   struct WarpFetch {
-    const std::vector<isa::WarpInst>* insts = nullptr;
+    traces::WarpWindow* insts = nullptr;  // the warp's, decoded ahead as fetch needs
     const traces::StaticInstTable* statics = nullptr;
     std::uint64_t code_base = 0;
     std::uint32_t head = 0;           // next instruction to issue

@@ -71,15 +71,16 @@ const KernelContext& Sm::kernel_of(const Warp& w) const {
   return *ctas_[w.cta_slot].kernel;
 }
 
-void Sm::set_next(Warp& w, const std::vector<isa::WarpInst>* insts, std::uint32_t next) {
-  w.insts = insts;
+void Sm::set_next(Warp& w, std::uint32_t next) {
   w.next = next;
+  if (next != 0) w.window.forget_before(next - 1);
+  if (next < w.window.size()) w.window.inst(next);
   w.next_inst = read_next(w);
 }
 
 NextInst Sm::read_next(const Warp& w) const {
-  if (w.insts == nullptr || w.next >= w.insts->size()) return {};
-  const isa::WarpInst& wi = (*w.insts)[w.next];
+  if (w.next >= w.window.size()) return {};
+  const isa::WarpInst& wi = w.window.decoded(w.next);
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
   return {&si, wi.static_index, si.op.unit, si.op.mem != isa::MemKind::kNone && wi.addr_count > 0};
 }
@@ -144,14 +145,15 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
     w.state = WarpState::kRunning;
     w.cta_slot = cta_slot;
     w.age = next_age_++;
-    set_next(w, i < c.trace.warps.size() ? &c.trace.warps[i].insts : nullptr, 0);
+    if (i < c.trace.warps.size()) w.window = traces::WarpWindow(std::move(c.trace.warps[i]));
+    set_next(w, 0);
     w.cycle_state = WarpCycleState::kWait;
     w.state_since = cycle;
     w.since_seq = account_seq_;
     wgmma_warps_[slot] = WarpgroupMmaWarp{};
     SubCore& sub = sub_cores_[slot % sub_cores_.size()];
     sub.ages[slot / sub_cores_.size()] = w.age;
-    frontend_.start_warp(slot, w.insts, kernel.statics, code, start);
+    frontend_.start_warp(slot, &w.window, kernel.statics, code, start);
     advance(slot, start);
   }
   next_cycle_ = std::min(next_cycle_, start);
@@ -229,7 +231,8 @@ bool Sm::issue(SubCore& sub, std::uint64_t cycle, Picos now) {
 
 void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   Warp& w = warps_[slot];
-  const isa::WarpInst& wi = (*w.insts)[w.next];
+  // A copy: decoding further (set_next, the front end) may move the window's entries.
+  const isa::WarpInst wi = w.window.inst(w.next);
   const isa::StaticInst& si = (*kernel_of(w).statics)[wi.static_index];
   const ExecTiming& timing = *kernel_of(w).timing;
   const auto unit = static_cast<std::size_t>(si.op.unit);
@@ -264,7 +267,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
       counters_.tensor_flops[static_cast<std::size_t>(si.op.matrix.type)] += flops;
   }
   account(w, cycle, WarpCycleState::kSelected);
-  set_next(w, w.insts, w.next + 1);
+  set_next(w, w.next + 1);
   if (observer_ != nullptr) observer_->issued(id_, slot, cycle, si);
   // Control flow: a successor not at the next PC is a taken branch (fetch redirects);
   // reconvergence instructions delay the warp's next issue.
@@ -359,7 +362,8 @@ void Sm::finish_warp(unsigned slot, std::uint64_t cycle) {
   Warp& w = warps_[slot];
   account(w, cycle, WarpCycleState::kDrain);
   w.state = WarpState::kFree;
-  set_next(w, nullptr, 0);
+  w.window = traces::WarpWindow{};
+  set_next(w, 0);
   CtaSlot& c = ctas_[w.cta_slot];
   if (++c.finished_warps == c.resources.warps) retire_cta(w.cta_slot, cycle);
 }

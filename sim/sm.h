@@ -99,9 +99,10 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   struct WarpClass;
 
   const KernelContext& kernel_of(const Warp& w) const;
-  // Moves warp w to instruction `next` of `insts` (null: none) and caches what issue
-  // checks about it (Warp::next_inst); read_next reads that from the trace.
-  void set_next(Warp& w, const std::vector<isa::WarpInst>* insts, std::uint32_t next);
+  // Moves warp w to instruction `next` of its window and caches what issue checks
+  // about it (Warp::next_inst); read_next reads that from the window. The window keeps
+  // the instruction before `next` (the one just issued) and its addresses.
+  void set_next(Warp& w, std::uint32_t next);
   NextInst read_next(const Warp& w) const;
   bool complete_memory(std::uint64_t cycle, Picos now);
   bool submit_addresses(Picos now);

@@ -54,6 +54,8 @@ struct Sm::PendingAccess {
   std::uint64_t bulk_group = 0;
   std::uint64_t warp_age = 0;
   std::array<isa::RegRange, isa::kMaxDstRanges> dst{};
+  // Ordinary accesses: the addresses, which the address stage's WarpMemAccess views.
+  std::vector<std::uint64_t> addresses;
 };
 
 struct Sm::SubCore {

@@ -1,6 +1,7 @@
 // The SM's memory path: address generation, submission to the L1 port, and the
 // completions that make load destinations ready.
 #include <algorithm>
+#include <span>
 
 #include "sim/bulk_groups.h"
 #include "sim/control_bits.h"
@@ -14,7 +15,12 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
                       std::uint64_t interval, Picos now) {
   Warp& w = warps_[slot];
   const CtaSlot& c = ctas_[w.cta_slot];
-  const std::uint64_t* addrs = c.trace.addresses.data() + wi.addr_begin;
+  // Copied: the access waits in the address stage while the window moves on.
+  const std::uint32_t token = acquire_token();
+  PendingAccess& p = pending_[token];
+  const std::span<const std::uint64_t> window_addrs = w.window.addresses(wi);
+  p.addresses.assign(window_addrs.begin(), window_addrs.end());
+  const std::span<const std::uint64_t> addrs = p.addresses;
   isa::MemSpace space = si.op.space;
   bool dsmem = false;
   std::uint32_t dsmem_rank = 0;
@@ -37,8 +43,6 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
       space = isa::MemSpace::kGlobal;
     }
   }
-  const std::uint32_t token = acquire_token();
-  PendingAccess& p = pending_[token];
   p.slot = slot;
   p.tma = false;
   p.dsmem = dsmem;
@@ -81,7 +85,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   access.active_mask = wi.active_mask;
   access.l1_bypass = si.op.l1_bypass;
   access.l1_policy = si.op.l1_policy;
-  access.addresses = std::span<const std::uint64_t>(addrs, wi.addr_count);
+  access.addresses = addrs;  // p may have moved: acquire_ack_token can grow pending_
   const Picos ready = now + clock_.edge(latency_cycles + dispatch_delay);
   if (uses_mio_queue(si)) {
     sub_cores_[slot % sub_cores_.size()].mio_queue.push_back(

@@ -58,7 +58,7 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
   // takes its unit's latency only.
   if (wi.active_mask == 0 || wi.addr_count < traces::kAsyncRecordWords) return false;
   const CtaSlot& c = ctas_[w.cta_slot];
-  const std::uint64_t* record = c.trace.addresses.data() + wi.addr_begin;
+  const std::uint64_t* record = w.window.addresses(wi).data();
   const std::uint64_t value = record[1];
   // The barrier's shared-memory offset: generic addresses in the shared window are
   // made relative to it; a line without an address names the CTA's unnamed barrier.

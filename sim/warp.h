@@ -10,6 +10,7 @@
 #include "sim/operand_reuse.h"
 #include "sim/warp_scoreboards.h"
 #include "sim/warp_state.h"
+#include "traces/warp_stream.h"
 
 namespace sassim::sim {
 
@@ -46,7 +47,7 @@ struct Warp {
   std::uint32_t cta_slot = 0;
   std::uint64_t age = 0;  // launch order on this SM
   // The instruction stream and the position in it: change only through Sm::set_next.
-  const std::vector<isa::WarpInst>* insts = nullptr;
+  traces::WarpWindow window;
   std::uint32_t next = 0;
   NextInst next_inst;
   // Earliest cycle at which the next instruction's registers allow issue

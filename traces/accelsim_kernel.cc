@@ -26,8 +26,10 @@ std::optional<std::uint64_t> keyed_number(std::string_view line, std::string_vie
 
 }  // namespace
 
-AccelsimKernelTrace::AccelsimKernelTrace(std::unique_ptr<LineSource> lines)
+AccelsimKernelTrace::AccelsimKernelTrace(std::unique_ptr<LineSource> lines,
+                                         std::shared_ptr<TraceStore> store)
     : lines_(std::move(lines)),
+      store_(store != nullptr ? std::move(store) : default_trace_store()),
       header_(read_kernel_header(*lines_)),
       opcodes_(isa::OpcodeTable::get(header_.info.arch)) {}
 
@@ -50,8 +52,8 @@ std::optional<CtaTrace> AccelsimKernelTrace::next_cta() {
   CtaTrace cta;
   cta.id = cta_id_ = read_cta_id();
   const std::uint32_t warps = header_.info.warps_per_cta();
-  cta.warps.resize(warps);
-  for (std::uint32_t w = 0; w < warps; ++w) cta.warps[w].warp_in_cta = w;
+  cta.warps.reserve(warps);
+  for (std::uint32_t w = 0; w < warps; ++w) cta.warps.emplace_back(store_, w);
   std::vector<bool> seen(warps, false);
   for (;;) {
     if (!next_nonblank(line)) {
@@ -123,21 +125,28 @@ void AccelsimKernelTrace::read_warp(std::string_view warp_line, CtaTrace& cta,
     throw_at(*lines_,
              fmt::format("'{}': expected 'insts = <n>' after warp = {}", excerpt(line), w));
   }
-  std::vector<isa::WarpInst>& insts = cta.warps[w].insts;
-  insts.reserve(*count);
-  for (std::uint64_t i = 0; i < *count; ++i) {
+  WarpStreamWriter writer(store_, w);
+  read_insts(w, *count, writer);
+  cta.warps[w] = writer.finish();
+  prev_warp_.emplace(w, *count);
+}
+
+void AccelsimKernelTrace::read_insts(std::uint32_t w, std::uint64_t count,
+                                     WarpStreamWriter& writer) {
+  std::string_view line;
+  for (std::uint64_t i = 0; i < count; ++i) {
     if (!next_nonblank(line)) {
       throw_at(*lines_, fmt::format("the file ends inside warp {} of CTA ({},{},{}) after {} of "
                                     "its insts = {} instruction lines",
-                                    w, cta_id_.x, cta_id_.y, cta_id_.z, i, *count));
+                                    w, cta_id_.x, cta_id_.y, cta_id_.z, i, count));
     }
     if (!is_instruction_start(line)) {
       throw_at(*lines_, fmt::format("'{}': warp {} of CTA ({},{},{}) declares insts = {} but "
                                     "has {} instruction lines",
-                                    excerpt(line), w, cta_id_.x, cta_id_.y, cta_id_.z, *count, i));
+                                    excerpt(line), w, cta_id_.x, cta_id_.y, cta_id_.z, count, i));
     }
-    const std::size_t addr_begin = cta.addresses.size();
-    parse_instruction_line(line, header_.format, *lines_, scratch_, cta.addresses);
+    line_addresses_.clear();
+    parse_instruction_line(line, header_.format, *lines_, scratch_, line_addresses_);
     if (header_.format.has_block_and_warp_ids() &&
         (scratch_.block != std::array{cta_id_.x, cta_id_.y, cta_id_.z} || scratch_.warp != w)) {
       throw_at(*lines_, fmt::format("the line is for CTA ({},{},{}) warp {}: expected CTA "
@@ -145,17 +154,12 @@ void AccelsimKernelTrace::read_warp(std::string_view warp_line, CtaTrace& cta,
                                     scratch_.block[0], scratch_.block[1], scratch_.block[2],
                                     scratch_.warp, cta_id_.x, cta_id_.y, cta_id_.z, w));
     }
-    if (cta.addresses.size() > std::numeric_limits<std::uint32_t>::max()) {
-      throw_at(*lines_, "more than 2^32 addresses in one CTA");
-    }
     const std::uint32_t index = static_index(scratch_);
     if (statics_[index].op.async != isa::AsyncOp::kNone) {
-      keep_async_record(statics_[index].op.async, addr_begin, cta.addresses);
+      keep_async_record(statics_[index].op.async, 0, line_addresses_);
     }
-    insts.push_back({index, scratch_.mask, static_cast<std::uint32_t>(addr_begin),
-                     static_cast<std::uint32_t>(cta.addresses.size() - addr_begin)});
+    writer.add(index, scratch_.mask, line_addresses_);
   }
-  prev_warp_.emplace(w, *count);
 }
 
 void AccelsimKernelTrace::keep_async_record(isa::AsyncOp op, std::size_t begin,

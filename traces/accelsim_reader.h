@@ -6,15 +6,19 @@
 #include <memory>
 
 #include "traces/kernel_trace.h"
+#include "traces/trace_store.h"
 
 namespace sassim::traces {
 
 // Opens a kernelslist.g (or a folder holding one). Throws sassim::Error when the
-// list or a file it names is missing or malformed.
-std::unique_ptr<Workload> open_accelsim_workload(const std::filesystem::path& trace);
+// list or a file it names is missing or malformed. Its kernels share one TraceStore
+// (`store`; null: default_trace_store()).
+std::unique_ptr<Workload> open_accelsim_workload(const std::filesystem::path& trace,
+                                                 std::shared_ptr<TraceStore> store = nullptr);
 
 // Opens one kernel-N.traceg (or, when that is missing, its .xz or .zst) and reads its
-// header.
-std::unique_ptr<KernelTrace> open_accelsim_kernel(const std::filesystem::path& file);
+// header; its CTAs go to `store` (null: default_trace_store()).
+std::unique_ptr<KernelTrace> open_accelsim_kernel(const std::filesystem::path& file,
+                                                  std::shared_ptr<TraceStore> store = nullptr);
 
 }  // namespace sassim::traces

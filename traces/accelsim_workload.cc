@@ -11,8 +11,9 @@ namespace {
 
 class AccelsimWorkload final : public Workload {
  public:
-  AccelsimWorkload(std::filesystem::path list, std::vector<ListEntry> entries)
-      : list_(std::move(list)), entries_(std::move(entries)) {
+  AccelsimWorkload(std::filesystem::path list, std::vector<ListEntry> entries,
+                   std::shared_ptr<TraceStore> store)
+      : list_(std::move(list)), entries_(std::move(entries)), store_(std::move(store)) {
     for (std::size_t i = 0; i < entries_.size(); ++i) {
       if (std::holds_alternative<KernelFile>(entries_[i])) {
         ++kernels_;
@@ -26,7 +27,7 @@ class AccelsimWorkload final : public Workload {
     const std::size_t i = next_++;
     if (const auto* copy = std::get_if<MemcpyHtoD>(&entries_[i])) return *copy;
     if (i == first_kernel_ && first_) return KernelLaunch{std::move(first_)};
-    auto kernel = open_accelsim_kernel(std::get<KernelFile>(entries_[i]).path);
+    auto kernel = open_accelsim_kernel(std::get<KernelFile>(entries_[i]).path, store_);
     if (i == first_kernel_) first_info_ = kernel->info();
     return KernelLaunch{std::move(kernel)};
   }
@@ -34,7 +35,7 @@ class AccelsimWorkload final : public Workload {
   std::optional<KernelInfo> first_kernel_info() override {
     if (first_info_ || first_kernel_ == entries_.size()) return first_info_;
     // Not consumed yet: open it now and keep it for next().
-    first_ = open_accelsim_kernel(std::get<KernelFile>(entries_[first_kernel_]).path);
+    first_ = open_accelsim_kernel(std::get<KernelFile>(entries_[first_kernel_]).path, store_);
     first_info_ = first_->info();
     return first_info_;
   }
@@ -47,6 +48,7 @@ class AccelsimWorkload final : public Workload {
  private:
   std::filesystem::path list_;
   std::vector<ListEntry> entries_;
+  std::shared_ptr<TraceStore> store_;
   std::size_t next_ = 0;
   std::size_t kernels_ = 0;
   std::size_t first_kernel_ = entries_.size();
@@ -56,7 +58,8 @@ class AccelsimWorkload final : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> open_accelsim_workload(const std::filesystem::path& trace) {
+std::unique_ptr<Workload> open_accelsim_workload(const std::filesystem::path& trace,
+                                                 std::shared_ptr<TraceStore> store) {
   std::error_code ec;
   std::filesystem::path list = trace;
   if (std::filesystem::is_directory(trace, ec)) {
@@ -74,16 +77,18 @@ std::unique_ptr<Workload> open_accelsim_workload(const std::filesystem::path& tr
                     trace.string()));
   }
   auto entries = read_kernelslist(list);
-  return std::make_unique<AccelsimWorkload>(list, std::move(entries));
+  return std::make_unique<AccelsimWorkload>(
+      list, std::move(entries), store != nullptr ? std::move(store) : default_trace_store());
 }
 
-std::unique_ptr<KernelTrace> open_accelsim_kernel(const std::filesystem::path& file) {
+std::unique_ptr<KernelTrace> open_accelsim_kernel(const std::filesystem::path& file,
+                                                  std::shared_ptr<TraceStore> store) {
   auto found = find_trace_file(file);
   if (!found) {
     throw Error(
         fmt::format("{}: no such kernel trace (nor {}.xz nor .zst)", file.string(), file.string()));
   }
-  return std::make_unique<AccelsimKernelTrace>(open_line_source(*found));
+  return std::make_unique<AccelsimKernelTrace>(open_line_source(*found), std::move(store));
 }
 
 }  // namespace sassim::traces

@@ -13,6 +13,7 @@
 
 #include "isa/arch.h"
 #include "isa/instruction.h"
+#include "traces/warp_stream.h"
 
 namespace sassim::traces {
 
@@ -70,13 +71,8 @@ class StaticInstTable {
   std::unordered_map<std::uint64_t, std::uint32_t> by_pc_;
 };
 
-struct WarpTrace {
-  std::uint32_t warp_in_cta = 0;
-  std::vector<isa::WarpInst> insts;
-};
-
 // Lines of Hopper asynchronous operations (isa::AsyncOp: TMA / bulk copies and SYNCS
-// mbarrier operations) keep a record in the address pool instead of per-thread
+// mbarrier operations) keep a record as their addresses instead of per-thread
 // addresses: word 0 the mbarrier's address (kNoTraceValue: the line names none),
 // word 1 a value (kNoTraceValue: not recorded), word 2 a copy's multicast CTA mask
 // (bit r: the CTA of cluster rank r; 0: not multicast), then, for copies, the transfer
@@ -88,13 +84,15 @@ struct WarpTrace {
 inline constexpr std::uint64_t kNoTraceValue = ~std::uint64_t{0};
 inline constexpr std::uint32_t kAsyncRecordWords = 3;
 
+// One CTA as read from a trace: each warp's instructions encoded in a TraceStore
+// (traces/warp_stream.h), read through a WarpWindow. Addresses of an instruction: one per
+// active thread, or the record of an asynchronous operation (above).
 struct CtaTrace {
   Dim3 id;
-  std::vector<WarpTrace> warps;          // indexed by warp id within the CTA
-  std::vector<std::uint64_t> addresses;  // pool referenced by WarpInst::addr_begin
+  std::vector<WarpStream> warps;  // indexed by warp id within the CTA
   std::uint64_t instruction_count() const {
     std::uint64_t n = 0;
-    for (const auto& w : warps) n += w.insts.size();
+    for (const auto& w : warps) n += w.size();
     return n;
   }
 };

@@ -14,13 +14,16 @@ std::vector<KernelSummary> summarize(Workload& workload) {
     std::vector<std::uint64_t> per_static;  // dynamic count per static instruction
     while (auto cta = kernel.next_cta()) {
       ++s.ctas;
-      for (const WarpTrace& warp : cta->warps) {
-        if (warp.insts.empty()) continue;
+      for (WarpStream& warp : cta->warps) {
+        if (warp.empty()) continue;
         ++s.warps;
-        s.warp_insts += warp.insts.size();
-        for (const isa::WarpInst& inst : warp.insts) {
-          if (inst.static_index >= per_static.size()) per_static.resize(kernel.statics().size());
-          ++per_static[inst.static_index];
+        s.warp_insts += warp.size();
+        WarpWindow window(std::move(warp));
+        for (std::uint32_t i = 0; i < window.size(); ++i) {
+          const std::uint32_t index = window.inst(i).static_index;
+          if (index >= per_static.size()) per_static.resize(kernel.statics().size());
+          ++per_static[index];
+          window.forget_before(i + 1);
         }
       }
     }

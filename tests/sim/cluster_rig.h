@@ -52,12 +52,12 @@ class ClusterKernel final : public traces::KernelTrace {
                           static_cast<std::uint32_t>(read_ / g.x % g.y),
                           static_cast<std::uint32_t>(read_ / g.x / g.y)};
     ++read_;
-    traces::CtaTrace cta = make_cta(statics_, {program_(id)});
+    traces::DecodedCta cta = make_decoded_cta(statics_, {program_(id)});
     cta.id = id;
     for (std::size_t i = 0; addresses_ && i < cta.addresses.size(); ++i) {
       cta.addresses[i] = addresses_(id) + 4 * (i % 32);
     }
-    return cta;
+    return traces::encode(cta);
   }
   std::uint64_t read() const { return read_; }
 

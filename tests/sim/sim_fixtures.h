@@ -12,6 +12,7 @@
 #include "isa/instruction.h"
 #include "memsys/sm_memory_port.h"
 #include "sim/sm.h"
+#include "traces/decoded_cta.h"
 #include "traces/kernel_trace.h"
 
 namespace sassim::sim::testing {
@@ -88,10 +89,10 @@ inline isa::StaticInst make_barrier(std::uint64_t pc) {
 }
 
 // Builds a CTA whose warps run the given static-instruction indices; memory
-// instructions get one address per active lane.
-inline traces::CtaTrace make_cta(const traces::StaticInstTable& statics,
-                                 const std::vector<std::vector<std::uint32_t>>& warps) {
-  traces::CtaTrace cta;
+// instructions get one address per active lane (0x1000 + 4 x lane).
+inline traces::DecodedCta make_decoded_cta(const traces::StaticInstTable& statics,
+                                           const std::vector<std::vector<std::uint32_t>>& warps) {
+  traces::DecodedCta cta;
   for (std::size_t w = 0; w < warps.size(); ++w) {
     traces::WarpTrace wt;
     wt.warp_in_cta = static_cast<std::uint32_t>(w);
@@ -109,6 +110,11 @@ inline traces::CtaTrace make_cta(const traces::StaticInstTable& statics,
     cta.warps.push_back(std::move(wt));
   }
   return cta;
+}
+
+inline traces::CtaTrace make_cta(const traces::StaticInstTable& statics,
+                                 const std::vector<std::vector<std::uint32_t>>& warps) {
+  return traces::encode(make_decoded_cta(statics, warps));
 }
 
 // Completes every access a fixed number of core cycles after it was submitted.

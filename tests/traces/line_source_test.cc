@@ -13,6 +13,7 @@
 #include "isa/error.h"
 #include "tests/support/scratch_dir.h"
 #include "traces/accelsim_reader.h"
+#include "traces/decoded_cta.h"
 
 namespace sassim::traces {
 namespace {
@@ -150,10 +151,12 @@ TEST(LineSource, KernelFromPlainAndXzIsIdentical) {
   EXPECT_EQ(plain->info().grid, xz->info().grid);
   int ctas = 0;
   for (;;) {
-    auto a = plain->next_cta();
-    auto b = xz->next_cta();
-    ASSERT_EQ(a.has_value(), b.has_value());
-    if (!a) break;
+    auto next_a = plain->next_cta();
+    auto next_b = xz->next_cta();
+    ASSERT_EQ(next_a.has_value(), next_b.has_value());
+    if (!next_a) break;
+    const std::optional<DecodedCta> a = decode(std::move(*next_a));
+    const std::optional<DecodedCta> b = decode(std::move(*next_b));
     ++ctas;
     EXPECT_EQ(a->id, b->id);
     EXPECT_EQ(a->addresses, b->addresses);

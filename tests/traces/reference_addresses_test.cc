@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "traces/accelsim_reader.h"
+#include "traces/decoded_cta.h"
 
 namespace sassim::traces {
 namespace {
@@ -28,7 +29,8 @@ void for_each_address(const std::filesystem::path& folder, std::vector<Range>* c
       continue;
     }
     KernelTrace& k = *std::get<KernelLaunch>(*command).kernel;
-    while (auto cta = k.next_cta()) {
+    while (auto next = k.next_cta()) {
+      const std::optional<DecodedCta> cta = decode(std::move(*next));
       for (const auto& warp : cta->warps) {
         for (const auto& inst : warp.insts) {
           for (std::uint32_t i = 0; i < inst.addr_count; ++i) {
@@ -62,8 +64,9 @@ TEST(ReferenceAddresses, CoalescedLoadsAreConsecutive) {
   // Turing vecAdd of doubles: each warp's LDG.E.64 reads 32 consecutive 8-byte elements.
   auto k = open_accelsim_kernel(
       kRef / "rtx-turing-vecadd-v1.2/util/tracer_nvbit/traces/GPU_0/kernel-1.traceg");
-  auto cta = k->next_cta();
-  ASSERT_TRUE(cta.has_value());
+  auto next = k->next_cta();
+  ASSERT_TRUE(next.has_value());
+  const std::optional<DecodedCta> cta = decode(std::move(*next));
   const auto& ldg = cta->warps[0].insts[9];
   ASSERT_EQ(k->statics()[ldg.static_index].op.access_bytes, 8);
   ASSERT_EQ(ldg.addr_count, 32u);

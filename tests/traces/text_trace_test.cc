@@ -7,6 +7,7 @@
 
 #include "isa/error.h"
 #include "tests/traces/trace_text.h"
+#include "traces/decoded_cta.h"
 
 namespace sassim::traces {
 namespace {
@@ -24,14 +25,14 @@ std::string one_warp_cta(const std::string& block, const std::vector<std::string
   return s + "\n#END_TB\n\n";
 }
 
-CtaTrace only_cta(KernelTrace& k) {
+DecodedCta only_cta(KernelTrace& k) {
   auto cta = k.next_cta();
   EXPECT_TRUE(cta.has_value());
   EXPECT_FALSE(k.next_cta().has_value());
-  return cta.value_or(CtaTrace{});
+  return cta ? decode(std::move(*cta)) : DecodedCta{};
 }
 
-std::vector<std::uint64_t> addresses_of(const CtaTrace& cta, const isa::WarpInst& inst) {
+std::vector<std::uint64_t> addresses_of(const DecodedCta& cta, const isa::WarpInst& inst) {
   return {cta.addresses.begin() + inst.addr_begin,
           cta.addresses.begin() + inst.addr_begin + inst.addr_count};
 }
@@ -63,7 +64,7 @@ TEST(TextTrace, Version4LineAndDecodeOnce) {
                                                           "0000 ffffffff 1 R1 MOV 0 0",
                                                       });
   auto k = kernel_from_text(text, "v4.traceg");
-  CtaTrace cta = only_cta(*k);
+  DecodedCta cta = only_cta(*k);
   EXPECT_EQ(cta.id, (Dim3{1, 0, 0}));
   ASSERT_EQ(cta.warps.size(), 2u);
   EXPECT_EQ(cta.warps[1].warp_in_cta, 1u);
@@ -96,7 +97,7 @@ TEST(TextTrace, AddressModeListGivesOneAddressPerActiveLaneInOrder) {
   std::string text =
       header() + one_warp_cta("0,0,0", {"0000 00000015 1 R2 LDG.E 1 R4 4 0 0x100 0x7 0x2000"});
   auto k = kernel_from_text(text, "list.traceg");
-  CtaTrace cta = only_cta(*k);
+  DecodedCta cta = only_cta(*k);
   EXPECT_THAT(addresses_of(cta, cta.warps[0].insts[0]), ElementsAre(0x100u, 0x7u, 0x2000u));
 }
 
@@ -105,7 +106,7 @@ TEST(TextTrace, AddressModeBaseStride) {
       header() + one_warp_cta("0,0,0", {"0000 0000000f 0 STG.E 2 R4 R6 4 1 0x7f0000001000 4",
                                         "0010 00000007 0 STG.E 2 R4 R6 4 1 0x1000 -8"});
   auto k = kernel_from_text(text, "stride.traceg");
-  CtaTrace cta = only_cta(*k);
+  DecodedCta cta = only_cta(*k);
   EXPECT_THAT(addresses_of(cta, cta.warps[0].insts[0]),
               ElementsAre(0x7f0000001000u, 0x7f0000001004u, 0x7f0000001008u, 0x7f000000100cu));
   EXPECT_THAT(addresses_of(cta, cta.warps[0].insts[1]), ElementsAre(0x1000u, 0xff8u, 0xff0u));
@@ -115,7 +116,7 @@ TEST(TextTrace, AddressModeBaseDeltaIsRelativeToThePreviousAddress) {
   std::string text = header() + one_warp_cta("0,0,0", {"0000 8000000b 1 R2 LDS 1 R4 4 2 0x4000 "
                                                        "144 -992 65296"});
   auto k = kernel_from_text(text, "delta.traceg");
-  CtaTrace cta = only_cta(*k);
+  DecodedCta cta = only_cta(*k);
   EXPECT_THAT(
       addresses_of(cta, cta.warps[0].insts[0]),
       ElementsAre(0x4000u, 0x4000u + 144, 0x4000u + 144 - 992, 0x4000u + 144 - 992 + 65296));
@@ -132,7 +133,7 @@ TEST(TextTrace, ZeroMaskGivesNoAddressesButConsumesTheFields) {
                                                         "1fa0 00000000 0 STG.E.64 2 R2 R12 8 0 "
                                                         "0"});
   auto k = kernel_from_text(text, "mask0.traceg");
-  CtaTrace cta = only_cta(*k);
+  DecodedCta cta = only_cta(*k);
   for (const auto& inst : cta.warps[0].insts) EXPECT_EQ(inst.addr_count, 0u);
   EXPECT_TRUE(cta.addresses.empty());
 }
@@ -149,7 +150,7 @@ TEST(TextTrace, TmaLinesCarryTheirOwnFieldsInModesThreeAndFour) {
                              "0x7e0000200000 3 128 -64 0",
                              "0120 00000001 0 SYNCS.ARRIVE.TRANS64 1 R4 0 0"});
   auto k = kernel_from_text(text, "tma.traceg");
-  CtaTrace cta = only_cta(*k);
+  DecodedCta cta = only_cta(*k);
   ASSERT_EQ(cta.warps[0].insts.size(), 3u);
   // Each keeps its record (kernel_trace.h): mbarrier, value, transfers.
   const auto record = [&](std::size_t i) {
@@ -175,7 +176,7 @@ TEST(TextTrace, SyncsLinesKeepTheirBarrierAndRecordedValue) {
                                          "0110 ffffffff 0 SYNCS.PHASECHK.TRANS64.TRYWAIT 1 R4 8 "
                                          "1 0x7f0000000400 0 8",
                                          "0120 00000001 0 UTMALDG.2D 0 16 0 0x10000 0"});
-  CtaTrace cta = only_cta(*kernel_from_text(text, "syncs.traceg"));
+  DecodedCta cta = only_cta(*kernel_from_text(text, "syncs.traceg"));
   const auto& insts = cta.warps[0].insts;
   ASSERT_EQ(insts.size(), 3u);
   // The first thread's address and -(1 + 4096): 4096 expect-tx bytes.
@@ -235,7 +236,7 @@ TEST(TextTrace, Version5ImmediateAndLineinfo) {
                              "13 0040 ffffffff 1 R2 LDG.E.64 1 R4 8 1 0x10 8 2139095040",
                              "14 0050 ffffffff 0 ULDC.64 0 0 18446744073709551615"});
   auto k = kernel_from_text(text, "v5.traceg");
-  CtaTrace cta = only_cta(*k);
+  DecodedCta cta = only_cta(*k);
   const auto& insts = cta.warps[0].insts;
   ASSERT_EQ(insts.size(), 3u);
   const isa::StaticInst& iadd = k->statics()[insts[0].static_index];
@@ -254,7 +255,7 @@ TEST(TextTrace, Version5ImmediateAndLineinfo) {
 TEST(TextTrace, EarlierVersionsHaveNoImmediate) {
   std::string text = header() + one_warp_cta("1,0,0", {"0000 ffffffff 0 DEPBAR.LE 0 0"});
   auto k = kernel_from_text(text, "v4.traceg");
-  CtaTrace cta = only_cta(*k);
+  DecodedCta cta = only_cta(*k);
   EXPECT_EQ(k->statics()[cta.warps[0].insts[0].static_index].immediate, 0);
 }
 
@@ -266,7 +267,7 @@ TEST(TextTrace, Version3HasNoIdsAndVersion12Has) {
       header(v3) +
           one_warp_cta("0,0,0", {"0090 ffffffff 1 R0 LDG.E.U8.SYS 1 R4 1 1 0x7f7393720000 1"}),
       "v3.traceg");
-  CtaTrace cta3 = only_cta(*k3);
+  DecodedCta cta3 = only_cta(*k3);
   EXPECT_EQ(addresses_of(cta3, cta3.warps[0].insts[0])[2], 0x7f7393720002u);
   EXPECT_EQ(k3->statics()[0].op.access_bytes, 1);
 
@@ -279,7 +280,7 @@ TEST(TextTrace, Version3HasNoIdsAndVersion12Has) {
                                   "0x00007f2d93400000 8"},
                                  1),
       "v12.traceg");
-  CtaTrace cta12 = only_cta(*k12);
+  DecodedCta cta12 = only_cta(*k12);
   ASSERT_EQ(cta12.warps[1].insts.size(), 1u);
   EXPECT_EQ(addresses_of(cta12, cta12.warps[1].insts[0])[1], 0x00007f2d93400008u);
   EXPECT_EQ(k12->info().tracer_version, "1.2");
