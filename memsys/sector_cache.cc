@@ -98,17 +98,13 @@ SectorCache::Line& SectorCache::allocate(std::uint64_t line, Victim* evicted) {
 }
 
 void SectorCache::erase(std::uint64_t line) {
-  if (sets_ == 0) return;
-  const std::size_t base = set_of(line) * ways_;
-  for (std::size_t w = 0; w < active_ways_; ++w) {
-    if (tags_[base + w] == line + 1) {
-      if (indexed_) index_.erase(line);
-      lines_[base + w] = Line{};
-      tags_[base + w] = 0;
-      ranks_[base + w] = 0;
-      return;
-    }
-  }
+  const Line* found = find(line);
+  if (found == nullptr) return;
+  const auto i = static_cast<std::size_t>(found - lines_.data());
+  if (indexed_) index_.erase(line);
+  lines_[i] = Line{};
+  tags_[i] = 0;
+  ranks_[i] = 0;
 }
 
 }  // namespace sassim::memsys

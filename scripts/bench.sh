@@ -13,7 +13,8 @@
 # written at bench time. The "h200:" rows are the silicon regression's memory-bound runs
 # (the record's H100 programs on the h200 preset at 1,500 MHz, the L2 emptied first,
 # the listing's control bits), captured at bench time by the last binary given: at the
-# regression's sizes, or a tenth of the work with --quick; --no-silicon leaves them out.
+# regression's sizes, or a tenth of the work with --quick (as text, which every binary
+# reads); --no-silicon leaves them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 silicon=full
@@ -58,7 +59,7 @@ if [[ "$silicon" != off ]]; then
     read -r name kernel full quick <<<"$run"
     values="$full"
     [[ "$silicon" == quick ]] && values="$quick"
-    "${binaries[-1]}" capture "$kernel" ${values//,/ } --listing kernels/sass/sm_90 \
+    "${binaries[-1]}" capture "$kernel" ${values//,/ } --listing kernels/sass/sm_90 --plain \
       -o "$work/h200-$name" -q >/dev/null
     traces+=("h200 $work/h200-$name")
     extra_args["$work/h200-$name"]="--sass kernels/sass/sm_90/$kernel.sass \

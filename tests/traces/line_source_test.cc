@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "isa/error.h"
-#include "tests/support/scratch_dir.h"
+#include "tests/support/test_scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/decoded_cta.h"
 
@@ -19,13 +19,6 @@ namespace sassim::traces {
 namespace {
 
 using ::testing::HasSubstr;
-
-class TempDir : public test_support::ScratchDir {
- public:
-  TempDir()
-      : ScratchDir(std::string("traces_") +
-                   ::testing::UnitTest::GetInstance()->current_test_info()->name()) {}
-};
 
 void write_file(const std::filesystem::path& p, const std::string& bytes) {
   std::ofstream(p, std::ios::binary) << bytes;
@@ -91,7 +84,7 @@ TEST(LineSource, LongLineLargerThanABlock) {
 }
 
 TEST(LineSource, PlainXzAndMemoryGiveIdenticalLines) {
-  TempDir dir;
+  test_support::TestScratchDir dir("traces_");
   const std::string text = big_text();
   write_file(dir.path() / "t.txt", text);
   write_file(dir.path() / "t.txt.xz", xz_compress(text));
@@ -104,14 +97,14 @@ TEST(LineSource, PlainXzAndMemoryGiveIdenticalLines) {
 }
 
 TEST(LineSource, XzIsRecognizedByContentNotName) {
-  TempDir dir;
+  test_support::TestScratchDir dir("traces_");
   write_file(dir.path() / "named.traceg", xz_compress("hello\nworld\n"));
   auto lines = all_lines(*open_line_source(dir.path() / "named.traceg"));
   EXPECT_EQ(lines, (std::vector<std::string>{"hello", "world"}));
 }
 
 TEST(LineSource, TruncatedAndCorruptXzAreErrorsNamingTheFile) {
-  TempDir dir;
+  test_support::TestScratchDir dir("traces_");
   std::string xz = xz_compress(big_text());
   write_file(dir.path() / "cut.traceg.xz", xz.substr(0, xz.size() / 2));
   std::string corrupt = xz;
@@ -135,7 +128,7 @@ TEST(LineSource, MissingFileIsAnError) {
 
 // The same kernel from plain text and from .xz: identical headers, statics and CTAs.
 TEST(LineSource, KernelFromPlainAndXzIsIdentical) {
-  TempDir dir;
+  test_support::TestScratchDir dir("traces_");
   const std::filesystem::path fixture =
       std::filesystem::path(SASSIM_TEST_DATA_DIR) / "traces/small_workload/kernel-1.traceg";
   std::string text(std::filesystem::file_size(fixture), '\0');

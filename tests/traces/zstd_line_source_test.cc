@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "isa/error.h"
-#include "tests/support/scratch_dir.h"
+#include "tests/support/test_scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/line_source.h"
 #include "traces/output_file.h"
@@ -20,13 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-
-class TempDir : public test_support::ScratchDir {
- public:
-  TempDir()
-      : ScratchDir(std::string("zstd_") +
-                   ::testing::UnitTest::GetInstance()->current_test_info()->name()) {}
-};
 
 std::string read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -71,7 +64,7 @@ std::vector<std::string> split(const std::string& text) {
 }
 
 TEST(ZstdLineSource, WrittenTextReadsBackAsTheSameLines) {
-  TempDir dir;
+  test_support::TestScratchDir dir("zstd_");
   const std::string text = big_text();
   write_zstd(dir.path() / "t.zst", text);
   EXPECT_LT(fs::file_size(dir.path() / "t.zst") * 10, text.size());
@@ -79,7 +72,7 @@ TEST(ZstdLineSource, WrittenTextReadsBackAsTheSameLines) {
 }
 
 TEST(ZstdLineSource, PlainOutputFileWritesTheBytes) {
-  TempDir dir;
+  test_support::TestScratchDir dir("zstd_");
   auto out = open_output_file(dir.path() / "t.txt", Compression::kNone);
   out->write("a\nb\n");
   out->close();
@@ -89,7 +82,7 @@ TEST(ZstdLineSource, PlainOutputFileWritesTheBytes) {
 }
 
 TEST(ZstdLineSource, EmptyStreamHasNoLines) {
-  TempDir dir;
+  test_support::TestScratchDir dir("zstd_");
   write_zstd(dir.path() / "empty.zst", "");
   EXPECT_TRUE(all_lines(dir.path() / "empty.zst").empty());
 }
@@ -97,7 +90,7 @@ TEST(ZstdLineSource, EmptyStreamHasNoLines) {
 // Files compressed by the zstd tool, one frame and two concatenated frames.
 TEST(ZstdLineSource, ReadsWhatTheZstdToolWrites) {
   if (std::system("zstd --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no zstd tool";
-  TempDir dir;
+  test_support::TestScratchDir dir("zstd_");
   const std::string text = big_text();
   write_bytes(dir.path() / "t.txt", text);
   write_bytes(dir.path() / "u.txt", "tail 1\ntail 2\n");
@@ -110,7 +103,7 @@ TEST(ZstdLineSource, ReadsWhatTheZstdToolWrites) {
 }
 
 TEST(ZstdLineSource, KernelFileNamedWithoutSuffixIsFoundAsZst) {
-  TempDir dir;
+  test_support::TestScratchDir dir("zstd_");
   const fs::path fixture = fs::path(SASSIM_TEST_DATA_DIR) / "traces/small_workload/kernel-1.traceg";
   write_zstd(dir.path() / "kernel-1.traceg.zst", read_bytes(fixture));
   write_bytes(dir.path() / "kernelslist.g", "kernel-1.traceg\n");
@@ -123,7 +116,7 @@ TEST(ZstdLineSource, KernelFileNamedWithoutSuffixIsFoundAsZst) {
 }
 
 TEST(ZstdLineSource, TruncatedAndCorruptZstdAreErrorsNamingTheFile) {
-  TempDir dir;
+  test_support::TestScratchDir dir("zstd_");
   write_zstd(dir.path() / "whole.zst", big_text());
   const std::string zstd = read_bytes(dir.path() / "whole.zst");
   std::string corrupt = zstd;
