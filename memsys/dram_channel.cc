@@ -197,8 +197,13 @@ void DramChannel::issue(std::size_t index, const BusTime& start, Picos now) {
   } else {
     next_write_col_ = std::max(next_write_col_, col + timing_.rtw);
     read_bytes_ += bytes;
-    to_slices_[r.slice]->push(DramResponse{r.line, r.sector_mask, r.tag}, now,
-                              ceil_ps(start) + latency_ps_);
+    const DramResponse fill{r.line, r.sector_mask, r.tag};
+    const Picos ready = ceil_ps(start) + latency_ps_;
+    if (tiled_) {
+      held_fills_.push_back(HeldFill{r.slice, fill, now, ready});
+    } else {
+      to_slices_[r.slice]->push(fill, now, ready);
+    }
   }
   switch (p.opened) {
     case Opened::kNone:
@@ -211,6 +216,11 @@ void DramChannel::issue(std::size_t index, const BusTime& start, Picos now) {
       ++row_conflicts_;
       break;
   }
+}
+
+void DramChannel::publish() {
+  for (const HeldFill& h : held_fills_) to_slices_[h.slice]->push(h.fill, h.now, h.ready);
+  held_fills_.clear();
 }
 
 bool DramChannel::tick(std::uint64_t /*cycle*/, Picos now) {
@@ -246,7 +256,7 @@ bool DramChannel::tick(std::uint64_t /*cycle*/, Picos now) {
   if (timing_.refi != 0 && !queue_.empty()) {
     next = std::min(next, next_refresh(now));  // rows close
   }
-  inbox_.earliest_ps = kNever;
+  inbox_.reset();
   next_ps_ = std::max(next, now + 1);
   if (next == kNever) next_ps_ = kNever;
   return progress;

@@ -68,7 +68,11 @@ class DramChannel final : public ClockedUnit {
               std::span<Link<DramResponse>* const> to_slices, Doorbell& inbox);
 
   bool tick(std::uint64_t cycle, Picos now) override;
-  Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
+  // Every channel may fill every slice: in a tile the fills wait for publish() (a
+  // slice's fill Link holds all it can have in flight, so none is ever full).
+  void set_tiled(bool tiled) override { tiled_ = tiled; }
+  void publish() override;
+  Picos next_event_ps() const override { return std::min(inbox_.earliest_ps(), next_ps_); }
   bool busy() const override { return !in_.empty() || !queue_.empty(); }
   const std::string& name() const override { return name_; }
   std::string describe_state() const override;
@@ -157,6 +161,13 @@ class DramChannel final : public ClockedUnit {
   BusTime bus_free_;
   Link<DramRequest>& in_;
   std::span<Link<DramResponse>* const> to_slices_;
+  struct HeldFill {
+    std::uint32_t slice;
+    DramResponse fill;
+    Picos now, ready;
+  };
+  bool tiled_ = false;
+  std::vector<HeldFill> held_fills_;  // while tiled: this step's fills, in order
   Doorbell& inbox_;
   Picos next_ps_ = kNever;
 

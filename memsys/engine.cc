@@ -1,6 +1,7 @@
 #include "memsys/engine.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -21,6 +22,7 @@ Engine::Engine(Clock core, Clock l2, Clock dram, std::uint64_t deadlock_core_cyc
 
 void Engine::add(ClockDomain domain, ClockedUnit* unit) {
   Domain& d = domains_[index(domain)];
+  if (!d.tiles.empty()) throw Error("internal: a unit added to a domain that has tiles");
   d.units.push_back(unit);
   d.wakes.emplace_back();
   unit->next_event_stale_ = true;
@@ -36,6 +38,71 @@ void Engine::set_wakes(ClockedUnit* unit, std::vector<ClockedUnit*> woken) {
   }
   throw Error(
       fmt::format("internal: set_wakes for {}, which the engine does not tick", unit->name()));
+}
+
+void Engine::set_tiles(ClockDomain domain, const std::vector<std::vector<ClockedUnit*>>& tiles) {
+  Domain& d = domains_[index(domain)];
+  for (const auto& tile : d.tiles) {
+    for (std::size_t k : tile) d.units[k]->set_tiled(false);
+  }
+  d.tiles.clear();
+  d.tiled_begin = d.tiled_end = 0;
+  d.active_tiles = 0;
+  std::vector<int> tile_of(d.units.size(), -1);
+  auto position = [&](const ClockedUnit* u) {
+    for (std::size_t k = 0; k < d.units.size(); ++k) {
+      if (d.units[k] == u) return k;
+    }
+    throw Error(fmt::format("internal: tile unit {} is not in its clock domain", u->name()));
+  };
+  std::vector<std::vector<std::size_t>> out;
+  std::size_t lo = d.units.size(), hi = 0, count = 0;
+  for (const auto& tile : tiles) {
+    if (tile.empty()) continue;
+    auto& indices = out.emplace_back();
+    for (const ClockedUnit* u : tile) {
+      const std::size_t k = position(u);
+      if (tile_of[k] != -1) throw Error(fmt::format("internal: {} is in two tiles", u->name()));
+      tile_of[k] = static_cast<int>(out.size() - 1);
+      indices.push_back(k);
+      lo = std::min(lo, k);
+      hi = std::max(hi, k + 1);
+      ++count;
+    }
+  }
+  if (out.empty()) return;
+  if (hi - lo != count) {
+    throw Error("internal: the tiles of a clock domain are not a run of consecutive units");
+  }
+  for (std::size_t t = 0; t < out.size(); ++t) {
+    for (std::size_t k : out[t]) {
+      const Wakes& w = d.wakes[k];
+      if (w.all) {
+        throw Error(fmt::format("internal: tile unit {} declares no wakes", d.units[k]->name()));
+      }
+      for (const ClockedUnit* v : w.units) {
+        for (std::size_t j = 0; j < d.units.size(); ++j) {
+          if (d.units[j] == v && tile_of[j] != -1 && tile_of[j] != static_cast<int>(t)) {
+            throw Error(fmt::format("internal: tile unit {} wakes {} of another tile",
+                                    d.units[k]->name(), v->name()));
+          }
+        }
+      }
+    }
+  }
+  for (const auto& tile : out) {
+    for (std::size_t k : tile) d.units[k]->set_tiled(true);
+  }
+  d.ticked.assign(out.size(), {});
+  d.tiles = std::move(out);
+  d.tiled_begin = lo;
+  d.tiled_end = hi;
+  d.active_tiles = d.tiles.size();
+}
+
+void Engine::set_threads(unsigned threads) {
+  if (threads == this->threads()) return;
+  pool_ = threads > 1 ? std::make_unique<TickPool>(threads) : nullptr;
 }
 
 void Engine::mark_all_changed() {
@@ -95,17 +162,14 @@ void Engine::run_until(const std::function<bool()>& done) {
       Domain& d = domains_[i];
       if (t % d.clock.period_ps != 0) continue;
       d.cycle = t / d.clock.period_ps;
-      for (std::size_t k = 0; k < d.units.size(); ++k) {
-        ClockedUnit* u = d.units[k];
-        if (next_event(u) > t) continue;
-        progress |= u->tick(d.cycle, t);
-        u->next_event_stale_ = true;
-        const Wakes& w = d.wakes[k];
-        if (w.all) {
-          mark_all_changed();
-        } else {
-          for (ClockedUnit* v : w.units) v->next_event_stale_ = true;
+      const std::size_t n = d.units.size();
+      for (std::size_t k = 0; k < n; ++k) {
+        if (k == d.tiled_begin && !d.tiles.empty()) {
+          progress |= tick_tiles(d, t);
+          k = d.tiled_end - 1;
+          continue;
         }
+        progress |= tick_unit(d, k, t).second;
       }
     }
     if (progress) {
@@ -116,6 +180,66 @@ void Engine::run_until(const std::function<bool()>& done) {
                               dump_state()));
     }
   }
+}
+
+std::pair<bool, bool> Engine::tick_unit(Domain& d, std::size_t k, Picos t) {
+  ClockedUnit* u = d.units[k];
+  if (next_event(u) > t) return {false, false};
+  const bool progress = u->tick(d.cycle, t);
+  u->next_event_stale_ = true;
+  const Wakes& w = d.wakes[k];
+  if (w.all) {
+    mark_all_changed();
+  } else {
+    for (ClockedUnit* v : w.units) v->next_event_stale_ = true;
+  }
+  return {true, progress};
+}
+
+struct Engine::TileStep {
+  Engine* engine;
+  Domain* domain;
+  Picos t;
+  std::atomic<bool> progress{false};
+  std::atomic<std::size_t> active{0};
+  std::vector<std::exception_ptr> errors;  // by tile
+};
+
+void Engine::tick_tile(void* context, std::size_t tile) {
+  auto& step = *static_cast<TileStep*>(context);
+  try {
+    bool progress = false;
+    std::vector<ClockedUnit*>& ticked = step.domain->ticked[tile];
+    ticked.clear();
+    for (std::size_t k : step.domain->tiles[tile]) {
+      const auto [t, p] = step.engine->tick_unit(*step.domain, k, step.t);
+      if (t) ticked.push_back(step.domain->units[k]);
+      progress |= p;
+    }
+    if (!ticked.empty()) step.active.fetch_add(1, std::memory_order_relaxed);
+    if (progress) step.progress.store(true, std::memory_order_relaxed);
+  } catch (...) {
+    step.errors[tile] = std::current_exception();
+  }
+}
+
+bool Engine::tick_tiles(Domain& d, Picos t) {
+  TileStep step{this, &d, t, {}, {}, {}};
+  step.errors.resize(d.tiles.size());
+  // A step with one tile at work (a small kernel, a tail) costs less on this thread.
+  if (pool_ && d.active_tiles > 1) {
+    pool_->run(&Engine::tick_tile, &step, d.tiles.size());
+  } else {
+    for (std::size_t i = 0; i < d.tiles.size(); ++i) tick_tile(&step, i);
+  }
+  for (const std::exception_ptr& e : step.errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  for (const auto& ticked : d.ticked) {
+    for (ClockedUnit* u : ticked) u->publish();
+  }
+  d.active_tiles = step.active.load(std::memory_order_relaxed);
+  return step.progress.load(std::memory_order_relaxed);
 }
 
 std::string Engine::dump_state() const {

@@ -12,12 +12,22 @@
 // unit called), and for every unit at the start of run_until (code outside the engine
 // may have changed anything). With SASSIM_ENGINE_CHECK=1 in the environment it also
 // asks every unit every step and stops with an error where a kept value differs.
+//
+// Tiles (set_tiles) are groups of units of one domain that tick apart from each other;
+// with set_threads(N > 1) the tiles due in a step tick on N host threads. The outcome
+// is the same for every N: each tile ticks its units in a fixed order, and what a tile
+// hands to units outside it (doorbells, stale marks, listeners) does not depend on the
+// order in which tiles run.
 #include <array>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "memsys/tick_pool.h"
 #include "memsys/unit.h"
 
 namespace sassim {
@@ -30,6 +40,17 @@ class Engine {
   // The units whose next event a tick of `unit` can change besides its own, apart from
   // the changes they are told of by mark_changed(). Replaces the default (every unit).
   void set_wakes(ClockedUnit* unit, std::vector<ClockedUnit*> woken);
+  // Groups of units of `domain` that may tick on different host threads. Within a step
+  // a tile's units touch only each other and, through thread-safe means (a Link's
+  // doorbell, a listener that locks), units in no tile; their declared wakes
+  // (set_wakes, required) name units of their own tile or in no tile. Together the
+  // tiles are a run of consecutive units of the domain, which they replace in the tick
+  // order: tile by tile, each tile's units in the order given. Replaces the domain's
+  // earlier tiles; an empty list removes them. Throws sassim::Error on a violation.
+  void set_tiles(ClockDomain domain, const std::vector<std::vector<ClockedUnit*>>& tiles);
+  // Host threads ticking the tiles (1: the calling thread alone, the default).
+  void set_threads(unsigned threads);
+  unsigned threads() const { return pool_ ? pool_->threads() : 1; }
   // Whether every kept next event is checked against the unit each step.
   void set_check(bool check) { check_ = check; }
   const Clock& clock(ClockDomain domain) const { return domains_[index(domain)].clock; }
@@ -59,19 +80,31 @@ class Engine {
     std::uint64_t cycle = 0;
     std::vector<ClockedUnit*> units;
     std::vector<Wakes> wakes;  // parallel to units
+    // Units [tiled_begin, tiled_end) tick tile by tile; tiles hold unit indices.
+    std::size_t tiled_begin = 0, tiled_end = 0;
+    std::vector<std::vector<std::size_t>> tiles;
+    std::vector<std::vector<ClockedUnit*>> ticked;  // by tile: units ticked this step
+    std::size_t active_tiles = 0;  // tiles that ticked a unit in the domain's last step
   };
+  struct TileStep;
   static std::size_t index(ClockDomain d) { return static_cast<std::size_t>(d); }
   // Earliest edge, over all domains, at which some unit has an event; kNever if none.
   Picos next_step_time();
   // The unit's next event, asked again only when it may have changed.
   Picos next_event(ClockedUnit* u);
   void mark_all_changed();
+  // Ticks unit k of d at t if its next event is due; returns {ticked, progressed}.
+  std::pair<bool, bool> tick_unit(Domain& d, std::size_t k, Picos t);
+  // Ticks the tiles of d due at t, on the pool when more than one was active last step.
+  bool tick_tiles(Domain& d, Picos t);
+  static void tick_tile(void* step, std::size_t tile);
 
   std::array<Domain, kNumClockDomains> domains_;
   Picos now_ = 0;
   Picos deadlock_ps_;
   Picos last_progress_ps_ = 0;
   bool check_ = false;
+  std::unique_ptr<TickPool> pool_;
 };
 
 }  // namespace sassim

@@ -71,7 +71,7 @@ bool Interconnect::tick(std::uint64_t cycle, Picos now) {
   bool progress = move_responses(cycle, now);
   progress |= move_requests(cycle, now);
   next_ps_ = compute_next(now);
-  inbox_.earliest_ps = kNever;
+  inbox_.reset();
   return progress;
 }
 

@@ -81,7 +81,7 @@ class Interconnect final : public ClockedUnit {
                Ports ports, Doorbell& inbox, ReplicaStore* replicas = nullptr);
 
   bool tick(std::uint64_t cycle, Picos now) override;
-  Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
+  Picos next_event_ps() const override { return std::min(inbox_.earliest_ps(), next_ps_); }
   bool busy() const override;
   const std::string& name() const override { return name_; }
   std::string describe_state() const override;

@@ -243,7 +243,7 @@ bool L1Unit::tick(std::uint64_t cycle, Picos now) {
   note_stalls(lsu_block_, now);
 
   next_ps_ = compute_next(now);
-  inbox_.earliest_ps = kNever;
+  inbox_.reset();
   return progress;
 }
 

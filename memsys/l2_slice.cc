@@ -203,7 +203,7 @@ bool L2Slice::tick(std::uint64_t cycle, Picos now) {
     next = std::min(next, ready > now ? ready : wait_time(request_block_, now));
   }
   next_ps_ = next;
-  inbox_.earliest_ps = kNever;
+  inbox_.reset();
   return progress;
 }
 

@@ -74,7 +74,7 @@ class L2Slice final : public ClockedUnit {
           std::span<Link<DramRequest>* const> channels, Doorbell& inbox, L2HomeLinks homes = {});
 
   bool tick(std::uint64_t cycle, Picos now) override;
-  Picos next_event_ps() const override { return std::min(inbox_.earliest_ps, next_ps_); }
+  Picos next_event_ps() const override { return std::min(inbox_.earliest_ps(), next_ps_); }
   bool busy() const override;
   const std::string& name() const override { return name_; }
   std::string describe_state() const override;

@@ -3,6 +3,7 @@
 // doorbell. A push rings the doorbell with the time the entry becomes visible, so a
 // receiver learns of new input without scanning its queues in next_event_ps().
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <utility>
 
@@ -14,13 +15,25 @@ namespace sassim::memsys {
 // Earliest time some input of its owner becomes visible; the owner resets it when it
 // has looked at all its inputs (at the end of its tick). A ring also tells the engine
 // that the owner's next event may have changed (ClockedUnit::mark_changed).
+// Senders ticking on different host threads may ring one doorbell in the same step:
+// the earliest time is kept as an atomic minimum, which is the same in any order.
 struct Doorbell {
-  Picos earliest_ps = kNever;
+  Doorbell() = default;
+  explicit Doorbell(ClockedUnit* reader) : owner(reader) {}
+
   ClockedUnit* owner = nullptr;  // set by the unit that reads the doorbell
+  Picos earliest_ps() const { return earliest_.load(std::memory_order_relaxed); }
+  // Called by the owner when it has looked at all its inputs (t: what is still pending).
+  void reset(Picos t = kNever) { earliest_.store(t, std::memory_order_relaxed); }
   void ring(Picos t) {
-    earliest_ps = std::min(earliest_ps, t);
+    Picos seen = earliest_.load(std::memory_order_relaxed);
+    while (t < seen && !earliest_.compare_exchange_weak(seen, t, std::memory_order_relaxed)) {
+    }
     if (owner != nullptr) owner->mark_changed();
   }
+
+ private:
+  std::atomic<Picos> earliest_{kNever};
 };
 
 template <typename T>

@@ -79,6 +79,14 @@ class GpuMemorySystem final : public MemorySystem {
 
   SmMemoryPort& port(std::uint32_t sm_id) override { return *l1s_.at(sm_id); }
   std::vector<std::pair<ClockDomain, ClockedUnit*>> units() override;
+  // Each DRAM channel is a tile: it reads only its own request Link and holds its
+  // fills for publish() (every channel fills every slice). The L2 slices are not:
+  // they share the channels' request Links, whose room decides what they do.
+  std::vector<std::pair<ClockDomain, std::vector<std::vector<ClockedUnit*>>>> tiles() override {
+    std::vector<std::vector<ClockedUnit*>> channels;
+    for (auto& c : channels_) channels.push_back({c.get()});
+    return {{ClockDomain::kDram, std::move(channels)}};
+  }
   void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) override;
   void flush_l2() override {
     for (auto& slice : slices_) slice->flush();

@@ -20,6 +20,11 @@ class MemorySystem {
   // Every unit with its clock domain, in the order they must be ticked within an
   // edge: back to front (DRAM, L2, interconnect, then the per-SM units).
   virtual std::vector<std::pair<ClockDomain, ClockedUnit*>> units() = 0;
+  // Groups of its units that may tick on different host threads (Engine::set_tiles),
+  // by clock domain; none by default.
+  virtual std::vector<std::pair<ClockDomain, std::vector<std::vector<ClockedUnit*>>>> tiles() {
+    return {};
+  }
   // A host-to-device copy: the bytes become L2-resident (warms the L2).
   virtual void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) = 0;
   // Empties every L2 slice (its far-line copies too), as a profiler's cache flush before

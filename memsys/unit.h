@@ -1,6 +1,7 @@
 #pragma once
 // Building blocks shared by every timed unit: the picosecond time base, clocks,
 // the unit interface the engine drives, and the sink units report counters into.
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -57,7 +58,8 @@ class ClockedUnit {
   // this; an entry point another unit calls does). The engine keeps each unit's next
   // event between steps and asks the unit again only after this, after the unit was
   // ticked, or after a unit declared to wake it was ticked (Engine::set_wakes).
-  void mark_changed() { next_event_stale_ = true; }
+  // Safe to call from any host thread (tiles ticking in parallel ring shared doorbells).
+  void mark_changed() { next_event_stale_.store(true, std::memory_order_relaxed); }
   // Advances the unit by one cycle of its clock; `now` is the edge's time.
   // Returns true when anything moved (used to detect deadlock).
   virtual bool tick(std::uint64_t cycle, Picos now) = 0;
@@ -73,11 +75,19 @@ class ClockedUnit {
   virtual std::string describe_state() const = 0;
   // Adds the unit's counters under its name.
   virtual void report(StatSink& sink) const = 0;
+  // Told when the unit joins (true) or leaves a tile (Engine::set_tiles). A unit that
+  // pushes into Links other tiles' units push into too keeps those pushes while in a
+  // tile and hands them on in publish(), which the engine calls after every tile of
+  // the step has ticked, tile by tile, for the units that ticked: the Links then see
+  // the pushes in the order of one thread. Valid only where the unit's tick does not
+  // read what the held pushes would change (e.g. a Link that can never be full).
+  virtual void set_tiled(bool /*tiled*/) {}
+  virtual void publish() {}
 
  private:
   friend class Engine;
   Picos cached_next_event_ps_ = kNever;  // valid while !next_event_stale_
-  bool next_event_stale_ = true;
+  std::atomic<bool> next_event_stale_{true};
 };
 
 }  // namespace sassim

@@ -118,6 +118,7 @@ bool CtaScheduler::any_cta_waiting() const {
 }
 
 void CtaScheduler::cta_retired(std::uint32_t /*sm_id*/, const KernelContext& kernel) {
+  const std::lock_guard lock(retire_mutex_);
   mark_changed();
   if (Running* k = find(kernel)) --k->in_flight;
   if (any_waiting()) wake_ = true;

@@ -13,6 +13,7 @@
 // are placed before single CTAs.
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,7 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
   void remove_kernel(const KernelContext& context);
   std::uint64_t ctas_placed() const { return ctas_placed_; }
 
+  // SMs ticking on different host threads may call this in the same step.
   void cta_retired(std::uint32_t sm_id, const KernelContext& kernel) override;
 
   bool tick(std::uint64_t cycle, Picos now) override;
@@ -110,6 +112,7 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
   std::size_t round_robin_ = 0;
   std::uint64_t ctas_placed_ = 0;
   bool wake_ = false;
+  std::mutex retire_mutex_;  // cta_retired() from SMs on several host threads
   CtaPlacementObserver* observer_ = nullptr;
   GpcLayout gpcs_;
   std::uint32_t cluster_barrier_latency_ = 1;

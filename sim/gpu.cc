@@ -1,5 +1,6 @@
 #include "sim/gpu.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -78,10 +79,11 @@ Gpu::Gpu(const config::GpuConfig& config)
     engine_.add(domain, unit);
     memory_units_.push_back(unit);
   }
-  std::vector<Sm*> sm_pointers;
+  std::vector<Sm*>& sm_pointers = sm_pointers_;
   for (std::uint32_t i = 0; i < config.num_sms(); ++i) {
     sms_.push_back(std::make_unique<Sm>(i, config, memory_->port(i), core));
     sm_pointers.push_back(sms_.back().get());
+    ports_.push_back(dynamic_cast<ClockedUnit*>(&memory_->port(i)));
   }
   // Back to front within the core domain: the memory units were added first, then
   // the SMs, then the CTA scheduler (a CTA placed at cycle c issues from c + 1).
@@ -106,10 +108,7 @@ Gpu::~Gpu() = default;
 // SM's next event includes the port's next completion); the CTA scheduler places CTAs
 // on SMs, which set up their ports, and hears of retired CTAs.
 void Gpu::declare_wakes(const std::vector<Sm*>& sms) {
-  std::vector<ClockedUnit*> ports(sms.size(), nullptr);
-  for (std::size_t i = 0; i < sms.size(); ++i) {
-    ports[i] = dynamic_cast<ClockedUnit*>(&memory_->port(static_cast<std::uint32_t>(i)));
-  }
+  const std::vector<ClockedUnit*>& ports = ports_;
   for (ClockedUnit* unit : memory_units_) {
     std::vector<ClockedUnit*> woken;
     for (std::size_t i = 0; i < sms.size(); ++i) {
@@ -126,6 +125,29 @@ void Gpu::declare_wakes(const std::vector<Sm*>& sms) {
     if (ports[i] != nullptr) placed.push_back(ports[i]);
   }
   engine_.set_wakes(cta_scheduler_.get(), std::move(placed));
+}
+
+void Gpu::set_threads(unsigned threads) {
+  engine_.set_threads(std::max(threads, 1u));
+  for (auto& [domain, tiles] : memory_->tiles()) {
+    engine_.set_tiles(domain, threads > 1 ? tiles : std::vector<std::vector<ClockedUnit*>>{});
+  }
+  if (threads <= 1) {
+    engine_.set_tiles(ClockDomain::kCore, {});
+    tiling_ = SmTiling::kNone;
+  }
+}
+
+void Gpu::update_tiles(const std::vector<std::unique_ptr<Launch>>& running) {
+  if (engine_.threads() <= 1) return;
+  const bool clusters = std::any_of(running.begin(), running.end(), [](const auto& launch) {
+    return launch->trace->info().cluster.count() > 1;
+  });
+  const SmTiling want = clusters ? SmTiling::kPerGpc : SmTiling::kPerSm;
+  if (want == tiling_) return;
+  engine_.set_tiles(ClockDomain::kCore,
+                    sm_tiles(sm_pointers_, ports_, GpcLayout::from_config(config_), want));
+  tiling_ = want;
 }
 
 bool Gpu::memory_idle() const {
@@ -232,7 +254,7 @@ KernelResult Gpu::finish(Launch& launch) {
   r.info = launch.trace->info();
   r.start_cycle = launch.start_cycle;
   r.cycles = core_cycle() - launch.start_cycle;
-  r.warp_insts = launch.progress.warp_insts;
+  r.warp_insts = launch.progress.warp_insts.load(std::memory_order_relaxed);
   summary_->fill(snapshot().minus(launch.before), config_, r);
   r.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.host_start).count();
@@ -242,6 +264,7 @@ KernelResult Gpu::finish(Launch& launch) {
 
 void Gpu::run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
                                  std::vector<std::unique_ptr<Launch>>& finished_launches) {
+  update_tiles(running);
   std::uint64_t steps = 0;
   engine_.run_until([&] {
     if (progress_ && (++steps & 0xffff) == 0) {

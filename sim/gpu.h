@@ -17,6 +17,7 @@
 #include "sim/kernel_result.h"
 #include "sim/kernel_summary.h"
 #include "sim/sm.h"
+#include "sim/sm_tiles.h"
 #include "sim/stats.h"
 #include "traces/kernel_trace.h"
 #include "traces/sass/listing.h"
@@ -47,6 +48,11 @@ class Gpu {
     listings_ = std::move(listings);
   }
 
+  // Host threads the SMs tick on (1: this thread alone, the default). Every result is
+  // the same for any count (sim/sm_tiles.h says how SMs are grouped).
+  void set_threads(unsigned threads);
+  unsigned threads() const { return engine_.threads(); }
+
   // Every SM's warp-state accounting (sim/sm.h); tests compare the modes.
   void set_warp_state_accounting(WarpStateAccounting mode) {
     for (auto& sm : sms_) sm->set_warp_state_accounting(mode);
@@ -69,6 +75,8 @@ class Gpu {
   KernelResult finish(Launch& launch);
   // Runs the engine until one of the running launches finishes; returns them.
   void declare_wakes(const std::vector<Sm*>& sms);
+  // Groups the SMs by GPC while a running kernel has clusters, else one tile per SM.
+  void update_tiles(const std::vector<std::unique_ptr<Launch>>& running);
   void run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
                               std::vector<std::unique_ptr<Launch>>& finished_launches);
 
@@ -78,6 +86,9 @@ class Gpu {
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<ClockedUnit*> memory_units_;
+  std::vector<Sm*> sm_pointers_;
+  std::vector<ClockedUnit*> ports_;  // by SM: the unit its memory port is, or null
+  SmTiling tiling_ = SmTiling::kNone;
   std::shared_ptr<const StatsSchema> stats_schema_;  // the counters of every unit above
   std::unique_ptr<KernelSummary> summary_;
   std::uint64_t launches_ = 0;  // launches prepared so far (KernelContext::launch_seq)

@@ -1,5 +1,6 @@
 #pragma once
 // What the SMs need to know about the kernel whose CTAs they run.
+#include <atomic>
 #include <cstdint>
 
 #include "sim/exec_timing.h"
@@ -34,9 +35,10 @@ CtaResources cta_resources(const traces::KernelInfo& info, const config::GpuConf
 
 struct KernelContext {
   // Counters of one launch, kept apart from the per-unit counters so that kernels
-  // running concurrently are told apart.
+  // running concurrently are told apart. SMs ticking on different host threads add
+  // to them.
   struct Progress {
-    std::uint64_t warp_insts = 0;
+    std::atomic<std::uint64_t> warp_insts{0};
   };
 
   const traces::KernelInfo* info = nullptr;

@@ -257,7 +257,9 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   note_issue(sub, slot);
   if (si.op.unit == isa::UnitClass::kTensor && !wgmma) counters_.tensor_busy_cycles += interval;
   ++counters_.warp_insts;
-  if (KernelContext::Progress* progress = kernel_of(w).progress) ++progress->warp_insts;
+  if (KernelContext::Progress* progress = kernel_of(w).progress) {
+    progress->warp_insts.fetch_add(1, std::memory_order_relaxed);
+  }
   ++counters_.insts_by_unit[unit];
   if (si.op.flops_per_thread != 0) {
     const double flops =

@@ -26,6 +26,7 @@ TraceStore::TraceStore(TraceStoreOptions options)
     : options_(std::move(options)), spool_(options_.spool_dir) {}
 
 ChunkRef TraceStore::put(std::vector<std::byte> bytes) {
+  const std::lock_guard lock(mutex_);
   ChunkRef ref;
   ref.bytes = static_cast<std::uint32_t>(bytes.size());
   if (memory_bytes_ + bytes.size() > options_.memory_budget_bytes) {
@@ -47,6 +48,7 @@ ChunkRef TraceStore::put(std::vector<std::byte> bytes) {
 }
 
 void TraceStore::take(const ChunkRef& chunk, std::vector<std::byte>& out) {
+  const std::lock_guard lock(mutex_);
   if (chunk.spooled) {
     spool_.take(chunk.where, chunk.bytes, out);
     return;
@@ -58,6 +60,7 @@ void TraceStore::take(const ChunkRef& chunk, std::vector<std::byte>& out) {
 }
 
 void TraceStore::release(const ChunkRef& chunk) {
+  const std::lock_guard lock(mutex_);
   if (chunk.spooled) {
     spool_.free(chunk.where, chunk.bytes);
     return;

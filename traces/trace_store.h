@@ -3,11 +3,14 @@
 // memory while the bytes held stay within a budget, beyond it in a spool file
 // (traces/spool_file.h). A chunk is put once and taken (or released) once, so memory
 // and disk follow the CTAs in flight, not the length of the trace. One store serves
-// every kernel of a run; it is not shared between threads.
+// every kernel of a run. SMs ticking on different host threads take and release
+// chunks at once: put, take and release lock. Which entry or spool offset holds a chunk
+// may then depend on thread timing; whether it is spooled and its bytes do not.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -47,6 +50,7 @@ class TraceStore {
 
  private:
   TraceStoreOptions options_;
+  std::mutex mutex_;
   std::vector<std::vector<std::byte>> held_;  // in-memory chunks; empty: a free entry
   std::vector<std::uint64_t> free_held_;
   std::uint64_t memory_bytes_ = 0;

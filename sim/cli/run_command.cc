@@ -1,10 +1,12 @@
 // `sassim run TRACE [--config PRESET|FILE] [--set PATH=VALUE]... [--sass LISTING]...
-// [--out FILE.h5]`
+// [--out FILE.h5] [--threads N]`
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,8 +33,14 @@ struct RunOptions {
   std::vector<std::string> overrides;
   std::vector<std::string> listings;
   std::string out;
+  unsigned threads = 0;  // 0: one per host core
   bool quiet = false;
 };
+
+unsigned host_threads(unsigned asked) {
+  if (asked != 0) return asked;
+  return std::max(std::thread::hardware_concurrency(), 1u);
+}
 
 void run(const RunOptions& options) {
   const std::string trace = options.trace.empty() ? default_trace().string() : options.trace;
@@ -57,6 +65,7 @@ void run(const RunOptions& options) {
   std::fflush(stdout);
 
   sim::Gpu gpu(gpu_config);
+  gpu.set_threads(host_threads(options.threads));
   gpu.set_sass_listings(std::move(listings));
   std::vector<sim::KernelResult> results;
   {
@@ -96,6 +105,10 @@ void add_run_command(CLI::App& app) {
       ->type_name("LISTING")
       ->allow_extra_args(false);
   cmd->add_option("-o,--out", options->out, "write results to this HDF5 file");
+  cmd->add_option("-t,--threads", options->threads,
+                  "host threads simulating the SMs (results are the same for any count); "
+                  "default: one per core")
+      ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("-q,--quiet", options->quiet, "no progress display");
   cmd->callback([options] { run(*options); });
 }

@@ -24,9 +24,9 @@ class Receiver final : public ClockedUnit {
     if (self_marks_) mark_changed();
   }
   bool tick(std::uint64_t /*cycle*/, Picos now) override {
-    if (inbox.earliest_ps <= now) {
+    if (inbox.earliest_ps() <= now) {
       while (link.ready(now)) link.pop();
-      inbox.earliest_ps = link.empty() ? kNever : link.front_ready_ps();
+      inbox.reset(link.empty() ? kNever : link.front_ready_ps());
       ticks.push_back(now);
       return true;
     }
@@ -37,14 +37,14 @@ class Receiver final : public ClockedUnit {
   }
   Picos next_event_ps() const override {
     ++queries;
-    return std::min(ready_, inbox.earliest_ps);
+    return std::min(ready_, inbox.earliest_ps());
   }
   bool busy() const override { return ready_ != kNever || !link.empty(); }
   const std::string& name() const override { return name_; }
   std::string describe_state() const override { return "receiver"; }
   void report(StatSink& /*sink*/) const override {}
 
-  Doorbell inbox{kNever, this};
+  Doorbell inbox{this};
   Link<int> link{4, &inbox};
   std::vector<Picos> ticks;
   mutable int queries = 0;

@@ -44,9 +44,9 @@ TEST(Link, PushRingsTheReceiversDoorbell) {
   Doorbell bell;
   Link<int> link(4, &bell);
   link.push(1, 100, 7000);
-  EXPECT_EQ(bell.earliest_ps, 7000u);
+  EXPECT_EQ(bell.earliest_ps(), 7000u);
   link.push(2, 200, 200);  // clamped to 201, then held behind the first entry
-  EXPECT_EQ(bell.earliest_ps, 201u);
+  EXPECT_EQ(bell.earliest_ps(), 201u);
 }
 
 TEST(DelayLine, ValueMayLeaveInTheEdgeItEntered) {

@@ -1,0 +1,90 @@
+#include "memsys/tick_pool.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace sassim {
+namespace {
+
+// Busy-wait rounds before a waiting thread sleeps: about 20-50 us.
+constexpr int kSpinRounds = 4096;
+
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+}  // namespace
+
+TickPool::TickPool(unsigned threads) : cursors_(threads) {
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+}
+
+TickPool::~TickPool() {
+  stop_.store(true, std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+void TickPool::work(unsigned self) {
+  const unsigned n = threads();
+  for (unsigned k = 0; k < n; ++k) {
+    const unsigned b = (self + k) % n;
+    const std::size_t first = begin(b), size = begin(b + 1) - first;
+    std::atomic<std::size_t>& taken = cursors_[b].taken;
+    for (std::size_t i = taken.fetch_add(1, std::memory_order_relaxed); i < size;
+         i = taken.fetch_add(1, std::memory_order_relaxed)) {
+      job_(context_, first + i);
+    }
+  }
+}
+
+void TickPool::worker_loop(unsigned self) {
+  std::uint64_t seen = 0;
+  while (true) {
+    std::uint64_t g = generation_.load(std::memory_order_acquire);
+    for (int spin = 0; g == seen && spin < kSpinRounds; ++spin) {
+      relax();
+      g = generation_.load(std::memory_order_acquire);
+    }
+    if (g == seen) {
+      generation_.wait(seen, std::memory_order_acquire);
+      continue;
+    }
+    seen = g;
+    if (stop_.load(std::memory_order_relaxed)) return;
+    work(self);
+    if (busy_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) busy_workers_.notify_one();
+  }
+}
+
+void TickPool::run(Job job, void* context, std::size_t items) {
+  if (workers_.empty() || items < 2) {
+    for (std::size_t i = 0; i < items; ++i) job(context, i);
+    return;
+  }
+  job_ = job;
+  context_ = context;
+  items_ = items;
+  for (Cursor& c : cursors_) c.taken.store(0, std::memory_order_relaxed);
+  busy_workers_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
+  work(0);
+  unsigned busy = busy_workers_.load(std::memory_order_acquire);
+  for (int spin = 0; busy != 0 && spin < kSpinRounds; ++spin) {
+    relax();
+    busy = busy_workers_.load(std::memory_order_acquire);
+  }
+  while (busy != 0) {
+    busy_workers_.wait(busy, std::memory_order_acquire);
+    busy = busy_workers_.load(std::memory_order_acquire);
+  }
+}
+
+}  // namespace sassim
