@@ -44,6 +44,21 @@ void TickPool::work(unsigned self) {
   }
 }
 
+// entry_: the job's generation (low 32 bits) above bit 32, kClosed once the caller
+// has done its share, and below it the workers that joined the job before that. A
+// worker that wakes too late for a job leaves it alone, so the caller never waits for
+// a thread the host did not schedule in time (more threads than cores).
+constexpr std::uint64_t kClosed = std::uint64_t{1} << 31;
+constexpr std::uint64_t kJoined = kClosed - 1;
+
+bool TickPool::join(std::uint64_t generation) {
+  std::uint64_t e = entry_.load(std::memory_order_acquire);
+  while ((e >> 32) == (generation & 0xffffffffu) && (e & kClosed) == 0) {
+    if (entry_.compare_exchange_weak(e, e + 1, std::memory_order_acq_rel)) return true;
+  }
+  return false;
+}
+
 void TickPool::worker_loop(unsigned self) {
   std::uint64_t seen = 0;
   while (true) {
@@ -58,8 +73,10 @@ void TickPool::worker_loop(unsigned self) {
     }
     seen = g;
     if (stop_.load(std::memory_order_relaxed)) return;
+    if (!join(g)) continue;
     work(self);
-    if (busy_workers_.fetch_sub(1, std::memory_order_acq_rel) == 1) busy_workers_.notify_one();
+    finished_.fetch_add(1, std::memory_order_acq_rel);
+    finished_.notify_one();
   }
 }
 
@@ -72,18 +89,22 @@ void TickPool::run(Job job, void* context, std::size_t items) {
   context_ = context;
   items_ = items;
   for (Cursor& c : cursors_) c.taken.store(0, std::memory_order_relaxed);
-  busy_workers_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
-  generation_.fetch_add(1, std::memory_order_release);
+  finished_.store(0, std::memory_order_relaxed);
+  const std::uint64_t g = generation_.load(std::memory_order_relaxed) + 1;
+  entry_.store((g & 0xffffffffu) << 32, std::memory_order_relaxed);
+  generation_.store(g, std::memory_order_release);
   generation_.notify_all();
   work(0);
-  unsigned busy = busy_workers_.load(std::memory_order_acquire);
-  for (int spin = 0; busy != 0 && spin < kSpinRounds; ++spin) {
+  const auto joined =
+      static_cast<unsigned>(entry_.fetch_or(kClosed, std::memory_order_acq_rel) & kJoined);
+  unsigned done = finished_.load(std::memory_order_acquire);
+  for (int spin = 0; done != joined && spin < kSpinRounds; ++spin) {
     relax();
-    busy = busy_workers_.load(std::memory_order_acquire);
+    done = finished_.load(std::memory_order_acquire);
   }
-  while (busy != 0) {
-    busy_workers_.wait(busy, std::memory_order_acquire);
-    busy = busy_workers_.load(std::memory_order_acquire);
+  while (done != joined) {
+    finished_.wait(done, std::memory_order_acquire);
+    done = finished_.load(std::memory_order_acquire);
   }
 }
 

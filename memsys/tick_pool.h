@@ -4,7 +4,8 @@
 // into one block per thread; each thread runs its own block first (so that, job after
 // job, an item's data stays in one core's caches), then takes what is left of the
 // others. Workers spin briefly between jobs (a step of the engine is tens of
-// microseconds), then sleep. Which thread runs an item is not fixed, so items must not
+// microseconds), then sleep; one that wakes after the caller has finished its share
+// (and taken the rest) sits the job out. Which thread runs an item is not fixed, so items must not
 // depend on each other.
 #include <atomic>
 #include <cstddef>
@@ -31,6 +32,8 @@ class TickPool {
  private:
   void work(unsigned self);
   void worker_loop(unsigned self);
+  // Joins job `generation` unless the caller has already closed it.
+  bool join(std::uint64_t generation);
   // Block b holds items [begin(b), begin(b + 1)); cursor_[b] counts those taken.
   std::size_t begin(unsigned block) const { return items_ * block / threads(); }
   struct alignas(64) Cursor {
@@ -43,7 +46,8 @@ class TickPool {
   std::size_t items_ = 0;
   std::vector<Cursor> cursors_;
   std::atomic<std::uint64_t> generation_{0};  // bumped to start a job
-  std::atomic<unsigned> busy_workers_{0};     // workers still in the current job
+  std::atomic<std::uint64_t> entry_{0};       // who joined the current job (tick_pool.cc)
+  std::atomic<unsigned> finished_{0};         // joined workers done with it
   std::atomic<bool> stop_{false};
 };
 

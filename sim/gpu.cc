@@ -79,10 +79,11 @@ Gpu::Gpu(const config::GpuConfig& config)
     engine_.add(domain, unit);
     memory_units_.push_back(unit);
   }
-  std::vector<Sm*>& sm_pointers = sm_pointers_;
+  std::vector<Sm*> sm_pointers;
   for (std::uint32_t i = 0; i < config.num_sms(); ++i) {
     sms_.push_back(std::make_unique<Sm>(i, config, memory_->port(i), core));
     sm_pointers.push_back(sms_.back().get());
+    sm_units_.push_back(sms_.back().get());
     ports_.push_back(dynamic_cast<ClockedUnit*>(&memory_->port(i)));
   }
   // Back to front within the core domain: the memory units were added first, then
@@ -146,7 +147,7 @@ void Gpu::update_tiles(const std::vector<std::unique_ptr<Launch>>& running) {
   const SmTiling want = clusters ? SmTiling::kPerGpc : SmTiling::kPerSm;
   if (want == tiling_) return;
   engine_.set_tiles(ClockDomain::kCore,
-                    sm_tiles(sm_pointers_, ports_, GpcLayout::from_config(config_), want));
+                    sm_tiles(sm_units_, ports_, GpcLayout::from_config(config_), want));
   tiling_ = want;
 }
 

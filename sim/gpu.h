@@ -86,7 +86,7 @@ class Gpu {
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<ClockedUnit*> memory_units_;
-  std::vector<Sm*> sm_pointers_;
+  std::vector<ClockedUnit*> sm_units_;
   std::vector<ClockedUnit*> ports_;  // by SM: the unit its memory port is, or null
   SmTiling tiling_ = SmTiling::kNone;
   std::shared_ptr<const StatsSchema> stats_schema_;  // the counters of every unit above

@@ -4,7 +4,7 @@
 
 namespace sassim::sim {
 
-std::vector<std::vector<ClockedUnit*>> sm_tiles(const std::vector<Sm*>& sms,
+std::vector<std::vector<ClockedUnit*>> sm_tiles(const std::vector<ClockedUnit*>& sms,
                                                 const std::vector<ClockedUnit*>& ports,
                                                 const GpcLayout& gpcs, SmTiling tiling) {
   std::vector<std::vector<ClockedUnit*>> tiles;

@@ -8,15 +8,14 @@
 
 #include "memsys/unit.h"
 #include "sim/gpc_layout.h"
-#include "sim/sm.h"
 
 namespace sassim::sim {
 
 enum class SmTiling : unsigned char { kNone, kPerSm, kPerGpc };
 
-// `ports[i]` is the unit SM i's memory port is (null: none the engine ticks). No tiles
-// when two SMs share a port unit.
-std::vector<std::vector<ClockedUnit*>> sm_tiles(const std::vector<Sm*>& sms,
+// `sms[i]` is SM i; `ports[i]` is the unit its memory port is (null: none the engine ticks). No
+// tiles when two SMs share a port unit.
+std::vector<std::vector<ClockedUnit*>> sm_tiles(const std::vector<ClockedUnit*>& sms,
                                                 const std::vector<ClockedUnit*>& ports,
                                                 const GpcLayout& gpcs, SmTiling tiling);
 

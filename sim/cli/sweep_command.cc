@@ -1,4 +1,5 @@
-// `sassim sweep SPEC [--backend local|slurm] [--jobs N] [--dry-run] [--out DIR]`
+// `sassim sweep SPEC [--backend local|slurm] [--jobs N] [--threads-per-run N] [--dry-run]
+// [--out DIR]`
 #include <memory>
 #include <string>
 
@@ -24,6 +25,10 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("-j,--jobs", options->jobs,
                   "runs at once on the local backend (default: one per CPU)")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--threads-per-run", options->threads_per_run,
+                  "host threads each run simulates on (default 1; results are the same for any "
+                  "count; the slurm backend asks for as many CPUs per task)")
+      ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("-n,--dry-run", options->dry_run, "list the runs (id, trace, overrides) only");
   cmd->add_option("-o,--out", *out, "output folder (replaces the spec's `output`)");
   cmd->add_flag("--no-progress", *no_progress, "no progress line on a terminal");

@@ -37,7 +37,8 @@ std::vector<std::string> run_arguments(const SweepPlan& plan, const SweepRun& ru
     argv.push_back("--set");
     argv.push_back(assignment);
   }
-  for (const char* word : {"--out", kResultsName, "-q"}) argv.emplace_back(word);
+  for (const char* word : {"--out", kResultsName, "-q", "--threads"}) argv.emplace_back(word);
+  argv.push_back(std::to_string(plan.threads_per_run));
   return argv;
 }
 

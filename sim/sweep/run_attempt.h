@@ -23,7 +23,8 @@ struct RunOutcome {
 // The path of the running sassim binary (/proc/self/exe).
 std::string self_executable();
 
-// The child's argument list: `sassim run TRACE --config BASE --set ... --out results.h5 -q`,
+// The child's argument list: `sassim run TRACE --config BASE --set ... --out results.h5 -q
+// --threads N`,
 // run in the run's folder.
 std::vector<std::string> run_arguments(const SweepPlan& plan, const SweepRun& run,
                                        const std::string& executable);

@@ -65,6 +65,9 @@ std::vector<std::string> sbatch_arguments(const SweepPlan& plan, const fs::path&
   if (!o.partition().empty()) args.push_back("--partition=" + o.partition());
   if (!o.time_limit().empty()) args.push_back("--time=" + o.time_limit());
   if (!o.memory().empty()) args.push_back("--mem=" + o.memory());
+  if (plan.threads_per_run > 1) {
+    args.push_back(fmt::format("--cpus-per-task={}", plan.threads_per_run));
+  }
   for (const std::string& a : o.sbatch_args()) args.push_back(a);
   args.push_back((dir / "job.sh").string());
   return args;
@@ -173,9 +176,11 @@ BackendResult run_slurm(const SweepPlan& plan, const SweepLayout& layout,
   const fs::path dir = new_submission_dir(layout);
   std::string manifest;
   for (std::size_t i = 0; i < todo.size(); ++i) {
-    manifest += fmt::format("{}\t{}\t{}\n", i, todo[i]->id,
-                            shell_quoted({executable, "sweep", plan.spec_path.string(), "--out",
-                                          plan.output.string(), "--exec-run", todo[i]->id}));
+    manifest += fmt::format(
+        "{}\t{}\t{}\n", i, todo[i]->id,
+        shell_quoted({executable, "sweep", plan.spec_path.string(), "--out", plan.output.string(),
+                      "--threads-per-run", std::to_string(plan.threads_per_run), "--exec-run",
+                      todo[i]->id}));
   }
   write_file_durably(dir / "manifest.tsv", manifest);
   write_file_durably(dir / "job.sh", job_script(dir / "manifest.tsv"));

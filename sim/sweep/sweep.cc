@@ -80,7 +80,8 @@ void run_sweep(const SweepOptions& options) {
   if (options.backend != "local" && options.backend != "slurm") {
     throw Error(fmt::format("unknown backend '{}' (local or slurm)", options.backend));
   }
-  const SweepPlan plan = load_sweep_plan(options.spec, options.out);
+  SweepPlan plan = load_sweep_plan(options.spec, options.out);
+  plan.threads_per_run = options.threads_per_run;
   if (options.dry_run) {
     list_runs(plan);
     return;

@@ -12,6 +12,7 @@ struct SweepOptions {
   std::optional<std::filesystem::path> out;  // replaces the spec's output folder
   std::string backend = "local";             // "local" or "slurm"
   unsigned jobs = 0;                         // local backend; 0: one per CPU
+  unsigned threads_per_run = 1;              // host threads of each run (sassim run --threads)
   bool dry_run = false;                      // list the runs, do nothing else
   bool progress = true;                      // progress line when stderr is a terminal
   std::string exec_run;                      // run only this run id here (a Slurm task)

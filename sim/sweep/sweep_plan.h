@@ -40,6 +40,9 @@ struct SweepPlan {
   std::vector<SweepRun> runs;
   std::filesystem::path output;  // absolute
   SlurmOptions slurm;
+  // Host threads each run simulates on (sassim run --threads; not part of a run's
+  // identity: results are the same for any count).
+  unsigned threads_per_run = 1;
 };
 
 // Reads, checks and expands a spec; `output` (the --out option), when given, replaces

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "sim/sweep/param_column.h"
+#include "sim/sweep/run_attempt.h"
 #include "sim/sweep/sweep_plan.h"
 #include "sweep_test_support.h"
 
@@ -99,6 +100,23 @@ TEST_F(Plan, RunIdsOfTheBundledSpecAreGolden) {
             "matrixmul-32-32-trace\nbase_config=gtx1080\nset=num_sms=1\n"
             "set=sm.units.fp32.latency_cycles=12\nconfig_digest: " +
                 plan.points[4].config_digest + "\n");
+}
+
+TEST_F(Plan, RunsGetTheirHostThreadsWhichAreNotPartOfTheirIdentity) {
+  SweepPlan plan = load_sweep_plan(sweep_data("small.txtpb"), dir_.path() / "out");
+  const std::string record = run_record(plan, plan.runs[9]);
+  auto threads_argument = [&] {
+    const std::vector<std::string> argv = run_arguments(plan, plan.runs[9], "sassim");
+    for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+      if (argv[i] == "--threads") return argv[i + 1];
+    }
+    return std::string("none");
+  };
+  EXPECT_EQ(threads_argument(), "1");
+  plan.threads_per_run = 4;
+  EXPECT_EQ(threads_argument(), "4");
+  EXPECT_EQ(plan.runs[9].id, "3ba340642318");
+  EXPECT_EQ(run_record(plan, plan.runs[9]), record);
 }
 
 TEST_F(Plan, ConfigDigestFollowsTheResolvedConfig) {
