@@ -3,6 +3,7 @@
 #include "memsys/memory_system.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 
 #include "configs/derived.h"
@@ -80,12 +81,16 @@ class GpuMemorySystem final : public MemorySystem {
   SmMemoryPort& port(std::uint32_t sm_id) override { return *l1s_.at(sm_id); }
   std::vector<std::pair<ClockDomain, ClockedUnit*>> units() override;
   // Each DRAM channel is a tile: it reads only its own request Link and holds its
-  // fills for publish() (every channel fills every slice). The L2 slices are not:
-  // they share the channels' request Links, whose room decides what they do.
+  // fills for publish() (every channel fills every slice). L2 slices that send to the
+  // same channels are one tile (they share those request Links, whose room decides
+  // what they do); none when near slices fetch far lines from their home slices.
   std::vector<std::pair<ClockDomain, std::vector<std::vector<ClockedUnit*>>>> tiles() override {
     std::vector<std::vector<ClockedUnit*>> channels;
     for (auto& c : channels_) channels.push_back({c.get()});
-    return {{ClockDomain::kDram, std::move(channels)}};
+    std::vector<std::pair<ClockDomain, std::vector<std::vector<ClockedUnit*>>>> out{
+        {ClockDomain::kDram, std::move(channels)}};
+    if (!fetches_from_homes_) out.emplace_back(ClockDomain::kL2, slice_tiles());
+    return out;
   }
   void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) override;
   void flush_l2() override {
@@ -108,6 +113,9 @@ class GpuMemorySystem final : public MemorySystem {
   std::vector<std::unique_ptr<L1Unit>> l1s_;
 
   bool noc_core_clock() const { return config_.interconnect().core_clock(); }
+  // The slices grouped by the DRAM channels they send to, in slice order.
+  std::vector<std::vector<ClockedUnit*>> slice_tiles() const;
+  bool fetches_from_homes_ = false;
 };
 
 GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
@@ -163,6 +171,7 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
   L2HomeLinks homes;
   if (noc.replicate_far_reads() && noc.near_slice_serves_far_reads() && routes_.partitions() > 1) {
     homes = {slice_requests_.all(), noc.far_partition_latency_cycles() * clocks.l2.period_ps};
+    fetches_from_homes_ = true;
   }
   for (std::uint32_t j = 0; j < slices; ++j) {
     slices_.push_back(std::make_unique<L2Slice>(
@@ -188,6 +197,38 @@ std::vector<std::pair<ClockDomain, ClockedUnit*>> GpuMemorySystem::units() {
   out.emplace_back(noc_core_clock() ? ClockDomain::kCore : ClockDomain::kL2, noc_.get());
   for (auto& l1 : l1s_) out.emplace_back(ClockDomain::kCore, l1.get());
   return out;
+}
+
+std::vector<std::vector<ClockedUnit*>> GpuMemorySystem::slice_tiles() const {
+  const auto slices = static_cast<std::uint32_t>(slices_.size());
+  std::vector<std::uint32_t> group(slices);  // union-find over slices sharing a channel
+  for (std::uint32_t j = 0; j < slices; ++j) group[j] = j;
+  auto root = [&](std::uint32_t j) {
+    while (group[j] != j) j = group[j] = group[group[j]];
+    return j;
+  };
+  std::vector<std::uint32_t> first_sender(config_.dram().channels(), slices);
+  for (std::uint32_t j = 0; j < slices; ++j) {
+    for (std::uint32_t k : map_.channels_of_slice(j)) {
+      if (first_sender[k] == slices) {
+        first_sender[k] = j;
+      } else {
+        const std::uint32_t a = root(first_sender[k]), b = root(j);
+        group[std::max(a, b)] = std::min(a, b);
+      }
+    }
+  }
+  std::vector<std::vector<ClockedUnit*>> tiles;
+  std::vector<std::size_t> tile_of_root(slices, SIZE_MAX);
+  for (std::uint32_t j = 0; j < slices; ++j) {
+    std::size_t& t = tile_of_root[root(j)];
+    if (t == SIZE_MAX) {
+      t = tiles.size();
+      tiles.emplace_back();
+    }
+    tiles[t].push_back(slices_[j].get());
+  }
+  return tiles;
 }
 
 void GpuMemorySystem::memcpy_to_device(std::uint64_t address, std::uint64_t bytes) {

@@ -14,8 +14,11 @@
 # (the record's H100 programs on the h200 preset at 1,500 MHz, the L2 emptied first,
 # the listing's control bits), captured at bench time by the last binary given: at the
 # regression's sizes, or a tenth of the work with --quick (as text, which every binary
-# reads); --no-silicon leaves them out.
+# reads); --no-silicon leaves them out. Binaries run on one host thread
+# (SASSIM_THREADS=1, which binaries without threads ignore; BENCH_THREADS=N for
+# another count); scripts/bench-threads.sh measures the scaling with threads.
 set -euo pipefail
+export SASSIM_THREADS="${BENCH_THREADS:-1}"
 cd "$(dirname "$0")/.."
 silicon=full
 case "${1:-}" in

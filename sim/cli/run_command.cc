@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -23,6 +25,7 @@
 #include "sim/report.h"
 #include "traces/accelsim_reader.h"
 #include "traces/sass/listing.h"
+#include "traces/tokens.h"
 
 namespace sassim::cli {
 namespace {
@@ -37,8 +40,17 @@ struct RunOptions {
   bool quiet = false;
 };
 
+// --threads, else SASSIM_THREADS, else one per host core.
 unsigned host_threads(unsigned asked) {
   if (asked != 0) return asked;
+  if (const char* env = std::getenv("SASSIM_THREADS")) {
+    const std::optional<std::uint64_t> n = traces::parse_dec_u64(env);
+    if (!n || *n == 0 || *n > 1024) {
+      throw Error(
+          fmt::format("SASSIM_THREADS = '{}': expected a thread count from 1 to 1024", env));
+    }
+    return static_cast<unsigned>(*n);
+  }
   return std::max(std::thread::hardware_concurrency(), 1u);
 }
 
@@ -107,7 +119,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-o,--out", options->out, "write results to this HDF5 file");
   cmd->add_option("-t,--threads", options->threads,
                   "host threads simulating the SMs (results are the same for any count); "
-                  "default: one per core")
+                  "default: SASSIM_THREADS, else one per core")
       ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("-q,--quiet", options->quiet, "no progress display");
   cmd->callback([options] { run(*options); });

@@ -21,6 +21,11 @@ expect 0 "latency_cycles: 9" -- "$sassim" config show v100 --set sm.units.fp32.l
 # One value per -s: what follows stays positional.
 expect 0 "latency_cycles: 9" -- "$sassim" config show --set sm.units.fp32.latency_cycles=9 v100
 expect 0 "vectoradd_sm80: binary version 80" -- "$sassim" run -q -s sm.units.fp32.latency_cycles=9 "$data/vectoradd_sm80"
+# Host threads: a count from 1 to 1024, from --threads or SASSIM_THREADS.
+expect 0 "vectoradd_sm80: binary version 80" -- "$sassim" run -q --threads 3 "$data/vectoradd_sm80"
+expect 1 "threads.*0 not in range|--threads" -- "$sassim" run -q --threads 0 "$data/vectoradd_sm80"
+expect 1 "SASSIM_THREADS = 'two': expected a thread count from 1 to 1024" -- env SASSIM_THREADS=two "$sassim" run -q "$data/vectoradd_sm80"
+expect 0 "vectoradd_sm80: binary version 80" -- env SASSIM_THREADS=2 "$sassim" run -q "$data/vectoradd_sm80"
 # --sass: control bits from a SASS listing (a one-warp vectoradd trace of sm_80).
 sass="$root/kernels/sass"
 expect 1 "no/such.sass: cannot read the SASS listing" -- "$sassim" run -q --sass "$root/no/such.sass" "$data/vectoradd_sm80"

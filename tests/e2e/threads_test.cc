@@ -1,6 +1,6 @@
-// Results do not depend on the host threads: every bundled reference trace and a
-// two-stream workload replayed on 1, 2, 3 and 8 threads give the same cycles, warp
-// instructions and every counter of every kernel, bit for bit.
+// Results do not depend on the host threads: every bundled reference trace, a
+// two-stream workload and a kernel of thread block clusters replayed on 1, 2, 3 and 8 threads give
+// the same cycles, warp instructions and every counter of every kernel, bit for bit.
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -9,7 +9,9 @@
 
 namespace sassim::e2e {
 
-void PrintTo(const ReferenceTrace& t, std::ostream* os) { *os << t.name; }
+void PrintTo(const ReferenceTrace& t, std::ostream* os) {
+  *os << t.name;
+}
 
 namespace {
 
@@ -49,6 +51,12 @@ INSTANTIATE_TEST_SUITE_P(ReferenceTraces, ThreadsTest, ::testing::ValuesIn(refer
 
 TEST(Threads, ConcurrentStreamsAreTheSameOnAnyThreadCount) {
   expect_same_for_any_thread_count("tests/data/traces/small_workload", "a100");
+}
+
+// 136 CTAs of four warps in clusters of 4 (a load, the cluster barrier, exit): the SMs
+// of a GPC tick as one tile.
+TEST(Threads, ClustersAreTheSameOnAnyThreadCount) {
+  expect_same_for_any_thread_count("tests/data/traces/cluster_barrier", "h100");
 }
 
 }  // namespace
