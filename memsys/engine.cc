@@ -94,6 +94,7 @@ void Engine::set_tiles(ClockDomain domain, const std::vector<std::vector<Clocked
     for (std::size_t k : tile) d.units[k]->set_tiled(true);
   }
   d.ticked.assign(out.size(), {});
+  d.errors.assign(out.size(), nullptr);
   d.tiles = std::move(out);
   d.tiled_begin = lo;
   d.tiled_end = hi;
@@ -202,7 +203,6 @@ struct Engine::TileStep {
   Picos t;
   std::atomic<bool> progress{false};
   std::atomic<std::size_t> active{0};
-  std::vector<std::exception_ptr> errors;  // by tile
 };
 
 void Engine::tick_tile(void* context, std::size_t tile) {
@@ -219,22 +219,24 @@ void Engine::tick_tile(void* context, std::size_t tile) {
     if (!ticked.empty()) step.active.fetch_add(1, std::memory_order_relaxed);
     if (progress) step.progress.store(true, std::memory_order_relaxed);
   } catch (...) {
-    step.errors[tile] = std::current_exception();
+    step.domain->errors[tile] = std::current_exception();
   }
 }
 
 bool Engine::tick_tiles(Domain& d, Picos t) {
-  TileStep step{this, &d, t, {}, {}, {}};
-  step.errors.resize(d.tiles.size());
+  TileStep step{this, &d, t, {}, {}};
   // A step with one tile at work (a small kernel, a tail) costs less on this thread.
   if (pool_ && d.active_tiles > 1) {
     pool_->run(&Engine::tick_tile, &step, d.tiles.size());
   } else {
     for (std::size_t i = 0; i < d.tiles.size(); ++i) tick_tile(&step, i);
   }
-  for (const std::exception_ptr& e : step.errors) {
-    if (e) std::rethrow_exception(e);
+  std::exception_ptr first;
+  for (std::exception_ptr& e : d.errors) {
+    if (e && !first) first = e;
+    e = nullptr;
   }
+  if (first) std::rethrow_exception(first);
   for (const auto& ticked : d.ticked) {
     for (ClockedUnit* u : ticked) u->publish();
   }

@@ -84,6 +84,7 @@ class Engine {
     std::size_t tiled_begin = 0, tiled_end = 0;
     std::vector<std::vector<std::size_t>> tiles;
     std::vector<std::vector<ClockedUnit*>> ticked;  // by tile: units ticked this step
+    std::vector<std::exception_ptr> errors;         // by tile: what its tick threw
     std::size_t active_tiles = 0;  // tiles that ticked a unit in the domain's last step
   };
   struct TileStep;

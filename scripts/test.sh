@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Sets up and builds sassim, then runs the whole test suite.
+# Sets up and builds sassim, runs the whole test suite, then the data-race check of the
+# threaded engine (scripts/tsan.sh: a ThreadSanitizer build in build-tsan/;
+# SASSIM_SKIP_TSAN=1 leaves it out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)" "$@"
+if [[ "${SASSIM_SKIP_TSAN:-0}" != 1 ]]; then
+  scripts/tsan.sh
+fi

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "configs/config_loader.h"
+#include "isa/error.h"
 #include "sim/cli/commands.h"
 
 namespace sassim::cli {
@@ -33,7 +34,12 @@ void add_config_command(CLI::App& app) {
 
   CLI::App* list_cmd = cmd->add_subcommand("list", "List the bundled presets");
   list_cmd->callback([] {
-    for (const std::string& name : config::preset_names()) {
+    const std::vector<std::string> names = config::preset_names();
+    if (names.empty()) {
+      throw Error(fmt::format("no presets in {} (SASSIM_HOME names the folder holding configs/)",
+                              config::preset_dir().string()));
+    }
+    for (const std::string& name : names) {
       const config::GpuConfig c = config::load_config(name);
       fmt::print("{:<10} {} ({}, {} SMs)\n", name, c.name(), c.arch(), c.num_sms());
     }

@@ -18,6 +18,7 @@
 #include "configs/derived.h"
 #include "isa/error.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output_check.h"
 #include "sim/cli/paths.h"
 #include "sim/cli/progress.h"
 #include "sim/gpu.h"
@@ -55,6 +56,8 @@ unsigned host_threads(unsigned asked) {
 }
 
 void run(const RunOptions& options) {
+  if (!options.out.empty()) check_results_path(options.out);
+  const unsigned threads = host_threads(options.threads);
   const std::string trace = options.trace.empty() ? default_trace().string() : options.trace;
   std::vector<traces::sass::Listing> listings;
   for (const std::string& file : options.listings) {
@@ -77,7 +80,7 @@ void run(const RunOptions& options) {
   std::fflush(stdout);
 
   sim::Gpu gpu(gpu_config);
-  gpu.set_threads(host_threads(options.threads));
+  gpu.set_threads(threads);
   gpu.set_sass_listings(std::move(listings));
   std::vector<sim::KernelResult> results;
   {

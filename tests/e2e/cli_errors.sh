@@ -21,9 +21,13 @@ expect 0 "latency_cycles: 9" -- "$sassim" config show v100 --set sm.units.fp32.l
 # One value per -s: what follows stays positional.
 expect 0 "latency_cycles: 9" -- "$sassim" config show --set sm.units.fp32.latency_cycles=9 v100
 expect 0 "vectoradd_sm80: binary version 80" -- "$sassim" run -q -s sm.units.fp32.latency_cycles=9 "$data/vectoradd_sm80"
+expect 1 "no presets in /nonexistent/configs/presets" -- env SASSIM_HOME=/nonexistent "$sassim" config list
+# The results path is checked before simulating: an HDF5 name in a folder that exists.
+expect 1 "--out /nonexistent/dir/r.h5: the folder /nonexistent/dir does not exist" -- "$sassim" run -q --out /nonexistent/dir/r.h5 "$data/vectoradd_sm80"
+expect 1 "--out r.csv: expected a file name ending in .h5 or .hdf5" -- "$sassim" run -q --out r.csv "$data/vectoradd_sm80"
 # Host threads: a count from 1 to 1024, from --threads or SASSIM_THREADS.
 expect 0 "vectoradd_sm80: binary version 80" -- "$sassim" run -q --threads 3 "$data/vectoradd_sm80"
-expect 1 "threads.*0 not in range|--threads" -- "$sassim" run -q --threads 0 "$data/vectoradd_sm80"
+expect 105 "--threads: Value 0 not in range 1 to 1024" -- "$sassim" run -q --threads 0 "$data/vectoradd_sm80"
 expect 1 "SASSIM_THREADS = 'two': expected a thread count from 1 to 1024" -- env SASSIM_THREADS=two "$sassim" run -q "$data/vectoradd_sm80"
 expect 0 "vectoradd_sm80: binary version 80" -- env SASSIM_THREADS=2 "$sassim" run -q "$data/vectoradd_sm80"
 # --sass: control bits from a SASS listing (a one-warp vectoradd trace of sm_80).
