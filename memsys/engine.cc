@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -10,6 +11,13 @@
 #include "isa/error.h"
 
 namespace sassim {
+namespace {
+
+// Tiles tick on the pool only after a step whose work took at least this long on one
+// thread: handing a step out and waiting for it costs a few microseconds.
+constexpr std::uint64_t kParallelWorkNs = 20'000;
+
+}  // namespace
 
 Engine::Engine(Clock core, Clock l2, Clock dram, std::uint64_t deadlock_core_cycles)
     : deadlock_ps_(core.edge(deadlock_core_cycles)) {
@@ -99,6 +107,7 @@ void Engine::set_tiles(ClockDomain domain, const std::vector<std::vector<Clocked
   d.tiled_begin = lo;
   d.tiled_end = hi;
   d.active_tiles = d.tiles.size();
+  d.tile_work_ns = ~std::uint64_t{0};
 }
 
 void Engine::set_threads(unsigned threads) {
@@ -203,6 +212,7 @@ struct Engine::TileStep {
   Picos t;
   std::atomic<bool> progress{false};
   std::atomic<std::size_t> active{0};
+  std::atomic<bool> failed{false};
 };
 
 void Engine::tick_tile(void* context, std::size_t tile) {
@@ -220,23 +230,35 @@ void Engine::tick_tile(void* context, std::size_t tile) {
     if (progress) step.progress.store(true, std::memory_order_relaxed);
   } catch (...) {
     step.domain->errors[tile] = std::current_exception();
+    step.failed.store(true, std::memory_order_relaxed);
   }
 }
 
 bool Engine::tick_tiles(Domain& d, Picos t) {
-  TileStep step{this, &d, t, {}, {}};
-  // A step with one tile at work (a small kernel, a tail) costs less on this thread.
-  if (pool_ && d.active_tiles > 1) {
+  TileStep step{this, &d, t, {}, {}, {}};
+  // Steps with one tile at work (a small kernel, a tail) or little work in all (a
+  // DRAM refresh) cost less on this thread than handing them out. Which way a step
+  // goes never changes its outcome.
+  const auto start = std::chrono::steady_clock::now();
+  const bool parallel = pool_ && d.active_tiles > 1 && d.tile_work_ns >= kParallelWorkNs;
+  if (parallel) {
     pool_->run(&Engine::tick_tile, &step, d.tiles.size());
   } else {
     for (std::size_t i = 0; i < d.tiles.size(); ++i) tick_tile(&step, i);
   }
-  std::exception_ptr first;
-  for (std::exception_ptr& e : d.errors) {
-    if (e && !first) first = e;
-    e = nullptr;
+  const auto elapsed = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count());
+  // The work of the step on one thread, roughly.
+  d.tile_work_ns = parallel ? elapsed * pool_->threads() : elapsed;
+  if (step.failed.load(std::memory_order_relaxed)) {
+    std::exception_ptr first;
+    for (std::exception_ptr& e : d.errors) {
+      if (e && !first) first = e;
+      e = nullptr;
+    }
+    std::rethrow_exception(first);
   }
-  if (first) std::rethrow_exception(first);
   for (const auto& ticked : d.ticked) {
     for (ClockedUnit* u : ticked) u->publish();
   }

@@ -86,6 +86,7 @@ class Engine {
     std::vector<std::vector<ClockedUnit*>> ticked;  // by tile: units ticked this step
     std::vector<std::exception_ptr> errors;         // by tile: what its tick threw
     std::size_t active_tiles = 0;  // tiles that ticked a unit in the domain's last step
+    std::uint64_t tile_work_ns = ~std::uint64_t{0};  // that step's tile work on one thread
   };
   struct TileStep;
   static std::size_t index(ClockDomain d) { return static_cast<std::size_t>(d); }
