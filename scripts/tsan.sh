@@ -12,10 +12,14 @@ cd "$(dirname "$0")/.."
 build=build-tsan
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread -U__SANITIZE_THREAD__" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
-cmake --build "$build" -j"$(nproc)" --target sassim memsys_tests >/dev/null
-export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+if ! cmake --build "$build" -j"$(nproc)" --target sassim memsys_tests >"$log" 2>&1; then
+  tail -50 "$log"
+  echo "tsan: the ThreadSanitizer build failed" >&2
+  exit 1
+fi
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
 run() {
   if ! "$@" >"$log" 2>&1 || grep -q "ThreadSanitizer" "$log"; then
     cat "$log"
