@@ -1,5 +1,8 @@
 // sassim: cycle-approximate simulation of NVIDIA GPUs from SASS traces.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -29,9 +32,18 @@ int main(int argc, char** argv) {
   } catch (const sassim::Error& e) {
     fmt::print(stderr, "sassim: error: {}\n", e.what());
     return 1;
+  } catch (const std::system_error& e) {  // fmt's failed writes, among others
+    fmt::print(stderr, "sassim: error: {}\n", e.what());
+    return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "sassim: internal error: {}\n", e.what());
     return 2;
+  }
+  // What was printed must have arrived: a full disk or a closed pipe is an error.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    fmt::print(stderr, "sassim: error: cannot write the standard output: {}\n",
+               std::strerror(errno));
+    return 1;
   }
   return 0;
 }

@@ -22,6 +22,8 @@ expect 0 "latency_cycles: 9" -- "$sassim" config show v100 --set sm.units.fp32.l
 expect 0 "latency_cycles: 9" -- "$sassim" config show --set sm.units.fp32.latency_cycles=9 v100
 expect 0 "vectoradd_sm80: binary version 80" -- "$sassim" run -q -s sm.units.fp32.latency_cycles=9 "$data/vectoradd_sm80"
 expect 1 "no presets in /nonexistent/configs/presets" -- env SASSIM_HOME=/nonexistent "$sassim" config list
+# Output errors are errors: stdout on a full device.
+expect 1 "cannot write the standard output: No space left on device" -- bash -c "'$sassim' config list >/dev/full"
 # The results path is checked before simulating: an HDF5 name in a folder that exists.
 expect 1 "--out /nonexistent/dir/r.h5: the folder /nonexistent/dir does not exist" -- "$sassim" run -q --out /nonexistent/dir/r.h5 "$data/vectoradd_sm80"
 expect 1 "--out r.csv: expected a file name ending in .h5 or .hdf5" -- "$sassim" run -q --out r.csv "$data/vectoradd_sm80"
