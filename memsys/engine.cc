@@ -31,15 +31,14 @@ Engine::Engine(Clock core, Clock l2, Clock dram, std::uint64_t deadlock_core_cyc
 void Engine::add(ClockDomain domain, ClockedUnit* unit) {
   Domain& d = domains_[index(domain)];
   if (!d.tiles.empty()) throw Error("internal: a unit added to a domain that has tiles");
-  d.units.push_back(unit);
+  d.calendar.add(unit);
   d.wakes.emplace_back();
-  unit->next_event_stale_ = true;
 }
 
 void Engine::set_wakes(ClockedUnit* unit, std::vector<ClockedUnit*> woken) {
   for (Domain& d : domains_) {
-    for (std::size_t i = 0; i < d.units.size(); ++i) {
-      if (d.units[i] != unit) continue;
+    for (std::size_t i = 0; i < d.calendar.size(); ++i) {
+      if (d.calendar.unit(i) != unit) continue;
       d.wakes[i] = Wakes{false, std::move(woken)};
       return;
     }
@@ -50,21 +49,21 @@ void Engine::set_wakes(ClockedUnit* unit, std::vector<ClockedUnit*> woken) {
 
 void Engine::set_tiles(ClockDomain domain, const std::vector<std::vector<ClockedUnit*>>& tiles) {
   Domain& d = domains_[index(domain)];
+  const std::vector<ClockedUnit*>& units = d.calendar.units();
   for (const auto& tile : d.tiles) {
-    for (std::size_t k : tile) d.units[k]->set_tiled(false);
+    for (std::size_t k : tile) units[k]->set_tiled(false);
   }
   d.tiles.clear();
   d.tiled_begin = d.tiled_end = 0;
-  d.active_tiles = 0;
-  std::vector<int> tile_of(d.units.size(), -1);
+  std::vector<int> tile_of(units.size(), -1);
   auto position = [&](const ClockedUnit* u) {
-    for (std::size_t k = 0; k < d.units.size(); ++k) {
-      if (d.units[k] == u) return k;
+    for (std::size_t k = 0; k < units.size(); ++k) {
+      if (units[k] == u) return k;
     }
     throw Error(fmt::format("internal: tile unit {} is not in its clock domain", u->name()));
   };
   std::vector<std::vector<std::size_t>> out;
-  std::size_t lo = d.units.size(), hi = 0, count = 0;
+  std::size_t lo = units.size(), hi = 0, count = 0;
   for (const auto& tile : tiles) {
     if (tile.empty()) continue;
     auto& indices = out.emplace_back();
@@ -86,27 +85,30 @@ void Engine::set_tiles(ClockDomain domain, const std::vector<std::vector<Clocked
     for (std::size_t k : out[t]) {
       const Wakes& w = d.wakes[k];
       if (w.all) {
-        throw Error(fmt::format("internal: tile unit {} declares no wakes", d.units[k]->name()));
+        throw Error(fmt::format("internal: tile unit {} declares no wakes", units[k]->name()));
       }
       for (const ClockedUnit* v : w.units) {
-        for (std::size_t j = 0; j < d.units.size(); ++j) {
-          if (d.units[j] == v && tile_of[j] != -1 && tile_of[j] != static_cast<int>(t)) {
+        for (std::size_t j = 0; j < units.size(); ++j) {
+          if (units[j] == v && tile_of[j] != -1 && tile_of[j] != static_cast<int>(t)) {
             throw Error(fmt::format("internal: tile unit {} wakes {} of another tile",
-                                    d.units[k]->name(), v->name()));
+                                    units[k]->name(), v->name()));
           }
         }
       }
     }
   }
   for (const auto& tile : out) {
-    for (std::size_t k : tile) d.units[k]->set_tiled(true);
+    for (std::size_t k : tile) units[k]->set_tiled(true);
   }
+  d.tile_of.assign(units.size(), 0);
+  for (std::size_t k = lo; k < hi; ++k) d.tile_of[k] = static_cast<std::size_t>(tile_of[k]);
   d.ticked.assign(out.size(), {});
   d.errors.assign(out.size(), nullptr);
+  d.is_pending.assign(out.size(), 0);
+  d.pending.clear();
   d.tiles = std::move(out);
   d.tiled_begin = lo;
   d.tiled_end = hi;
-  d.active_tiles = d.tiles.size();
   d.tile_work_ns = ~std::uint64_t{0};
 }
 
@@ -116,29 +118,14 @@ void Engine::set_threads(unsigned threads) {
 }
 
 void Engine::mark_all_changed() {
-  for (Domain& d : domains_) {
-    for (ClockedUnit* u : d.units) u->next_event_stale_ = true;
-  }
-}
-
-Picos Engine::next_event(ClockedUnit* u) {
-  if (u->next_event_stale_) {
-    u->cached_next_event_ps_ = u->next_event_ps();
-    u->next_event_stale_ = false;
-  } else if (check_ && u->cached_next_event_ps_ != u->next_event_ps()) {
-    throw Error(fmt::format(
-        "internal: the engine kept {} ps as the next event of {}, which now reports {} ps "
-        "(at {} ps): a unit handed it work without waking it",
-        u->cached_next_event_ps_, u->name(), u->next_event_ps(), now_));
-  }
-  return u->cached_next_event_ps_;
+  for (Domain& d : domains_) d.calendar.mark_all();
 }
 
 Picos Engine::next_step_time() {
   Picos best = kNever;
   for (Domain& d : domains_) {
-    Picos earliest = kNever;
-    for (ClockedUnit* u : d.units) earliest = std::min(earliest, next_event(u));
+    d.calendar.refresh(check_, now_);
+    const Picos earliest = d.calendar.earliest();
     if (earliest == kNever) continue;
     // The first edge of this domain strictly after now and not before the event.
     std::uint64_t c = std::max(d.clock.cycle_at_or_after(earliest), d.cycle + 1);
@@ -172,15 +159,7 @@ void Engine::run_until(const std::function<bool()>& done) {
       Domain& d = domains_[i];
       if (t % d.clock.period_ps != 0) continue;
       d.cycle = t / d.clock.period_ps;
-      const std::size_t n = d.units.size();
-      for (std::size_t k = 0; k < n; ++k) {
-        if (k == d.tiled_begin && !d.tiles.empty()) {
-          progress |= tick_tiles(d, t);
-          k = d.tiled_end - 1;
-          continue;
-        }
-        progress |= tick_unit(d, k, t).second;
-      }
+      progress |= tick_domain(d, t);
     }
     if (progress) {
       last_progress_ps_ = t;
@@ -192,16 +171,37 @@ void Engine::run_until(const std::function<bool()>& done) {
   }
 }
 
+bool Engine::tick_domain(Domain& d, Picos t) {
+  UnitCalendar& cal = d.calendar;
+  cal.take_due(t);
+  bool progress = false;
+  const std::size_t n = cal.size();
+  // A tick can make a later unit due (or stale) within the step: the next candidate is
+  // looked up after each one.
+  for (std::size_t k = cal.next_candidate(0, n); k < n;) {
+    if (k >= d.tiled_begin && k < d.tiled_end) {
+      progress |= tick_tiles(d, t);
+      k = cal.next_candidate(d.tiled_end, n);
+      continue;
+    }
+    progress |= tick_unit(d, k, t).second;
+    k = cal.next_candidate(k + 1, n);
+  }
+  cal.clear_due();
+  return progress;
+}
+
 std::pair<bool, bool> Engine::tick_unit(Domain& d, std::size_t k, Picos t) {
-  ClockedUnit* u = d.units[k];
-  if (next_event(u) > t) return {false, false};
+  UnitCalendar& cal = d.calendar;
+  if (cal.event(k) > t) return {false, false};
+  ClockedUnit* u = cal.unit(k);
   const bool progress = u->tick(d.cycle, t);
-  u->next_event_stale_ = true;
+  u->mark_changed();
   const Wakes& w = d.wakes[k];
   if (w.all) {
     mark_all_changed();
   } else {
-    for (ClockedUnit* v : w.units) v->next_event_stale_ = true;
+    for (ClockedUnit* v : w.units) v->mark_changed();
   }
   return {true, progress};
 }
@@ -211,46 +211,62 @@ struct Engine::TileStep {
   Domain* domain;
   Picos t;
   std::atomic<bool> progress{false};
-  std::atomic<std::size_t> active{0};
   std::atomic<bool> failed{false};
 };
 
-void Engine::tick_tile(void* context, std::size_t tile) {
+void Engine::tick_tile(void* context, std::size_t item) {
   auto& step = *static_cast<TileStep*>(context);
+  Domain& d = *step.domain;
+  const std::size_t tile = d.pending[item];
   try {
     bool progress = false;
-    std::vector<ClockedUnit*>& ticked = step.domain->ticked[tile];
+    std::vector<ClockedUnit*>& ticked = d.ticked[tile];
     ticked.clear();
-    for (std::size_t k : step.domain->tiles[tile]) {
-      const auto [t, p] = step.engine->tick_unit(*step.domain, k, step.t);
-      if (t) ticked.push_back(step.domain->units[k]);
+    for (std::size_t k : d.tiles[tile]) {
+      const auto [t, p] = step.engine->tick_unit(d, k, step.t);
+      if (t) ticked.push_back(d.calendar.unit(k));
       progress |= p;
     }
-    if (!ticked.empty()) step.active.fetch_add(1, std::memory_order_relaxed);
     if (progress) step.progress.store(true, std::memory_order_relaxed);
   } catch (...) {
-    step.domain->errors[tile] = std::current_exception();
+    d.errors[tile] = std::current_exception();
     step.failed.store(true, std::memory_order_relaxed);
   }
 }
 
 bool Engine::tick_tiles(Domain& d, Picos t) {
-  TileStep step{this, &d, t, {}, {}, {}};
+  // The tiles with a unit due or stale, in tile order; a tile's units are woken only
+  // by units of the tile or ticked before the tiles.
+  d.pending.clear();
+  for (std::size_t k = d.calendar.next_candidate(d.tiled_begin, d.tiled_end); k < d.tiled_end;
+       k = d.calendar.next_candidate(k + 1, d.tiled_end)) {
+    const std::size_t tile = d.tile_of[k];
+    if (d.is_pending[tile] == 0) {
+      d.is_pending[tile] = 1;
+      d.pending.push_back(tile);
+    }
+  }
+  std::sort(d.pending.begin(), d.pending.end());
+  for (std::size_t tile : d.pending) d.is_pending[tile] = 0;
+  TileStep step{this, &d, t, {}, {}};
   // Steps with one tile at work (a small kernel, a tail) or little work in all (a
   // DRAM refresh) cost less on this thread than handing them out. Which way a step
   // goes never changes its outcome.
   const auto start = std::chrono::steady_clock::now();
-  const bool parallel = pool_ && d.active_tiles > 1 && d.tile_work_ns >= kParallelWorkNs;
+  const bool parallel = pool_ && d.pending.size() > 1 && d.tile_work_ns >= kParallelWorkNs;
   if (parallel) {
-    pool_->run(&Engine::tick_tile, &step, d.tiles.size());
+    pool_->run(&Engine::tick_tile, &step, d.pending.size());
   } else {
-    for (std::size_t i = 0; i < d.tiles.size(); ++i) tick_tile(&step, i);
+    for (std::size_t i = 0; i < d.pending.size(); ++i) tick_tile(&step, i);
   }
-  const auto elapsed = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-          .count());
-  // The work of the step on one thread, roughly.
-  d.tile_work_ns = parallel ? elapsed * pool_->threads() : elapsed;
+  if (d.pending.size() > 1) {
+    const auto elapsed =
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       std::chrono::steady_clock::now() - start)
+                                       .count());
+    // The work of the step on one thread, roughly.
+    d.tile_work_ns = parallel ? elapsed * pool_->threads() : elapsed;
+  }
   if (step.failed.load(std::memory_order_relaxed)) {
     std::exception_ptr first;
     for (std::exception_ptr& e : d.errors) {
@@ -259,17 +275,16 @@ bool Engine::tick_tiles(Domain& d, Picos t) {
     }
     std::rethrow_exception(first);
   }
-  for (const auto& ticked : d.ticked) {
-    for (ClockedUnit* u : ticked) u->publish();
+  for (std::size_t tile : d.pending) {
+    for (ClockedUnit* u : d.ticked[tile]) u->publish();
   }
-  d.active_tiles = step.active.load(std::memory_order_relaxed);
   return step.progress.load(std::memory_order_relaxed);
 }
 
 std::string Engine::dump_state() const {
   std::string out;
   for (const Domain& d : domains_) {
-    for (const ClockedUnit* u : d.units) {
+    for (const ClockedUnit* u : d.calendar.units()) {
       if (!u->busy()) continue;
       out += fmt::format("  {}: {}\n", u->name(), u->describe_state());
     }

@@ -29,6 +29,7 @@
 
 #include "memsys/tick_pool.h"
 #include "memsys/unit.h"
+#include "memsys/unit_calendar.h"
 
 namespace sassim {
 
@@ -67,7 +68,7 @@ class Engine {
   // Every unit's state, for error reports.
   std::string dump_state() const;
   const std::vector<ClockedUnit*>& units(ClockDomain domain) const {
-    return domains_[index(domain)].units;
+    return domains_[index(domain)].calendar.units();
   }
 
  private:
@@ -78,26 +79,29 @@ class Engine {
   struct Domain {
     Clock clock;
     std::uint64_t cycle = 0;
-    std::vector<ClockedUnit*> units;
-    std::vector<Wakes> wakes;  // parallel to units
+    UnitCalendar calendar;     // the units in tick order and their next events
+    std::vector<Wakes> wakes;  // parallel to the units
     // Units [tiled_begin, tiled_end) tick tile by tile; tiles hold unit indices.
     std::size_t tiled_begin = 0, tiled_end = 0;
     std::vector<std::vector<std::size_t>> tiles;
-    std::vector<std::vector<ClockedUnit*>> ticked;  // by tile: units ticked this step
-    std::vector<std::exception_ptr> errors;         // by tile: what its tick threw
-    std::size_t active_tiles = 0;  // tiles that ticked a unit in the domain's last step
-    std::uint64_t tile_work_ns = ~std::uint64_t{0};  // that step's tile work on one thread
+    std::vector<std::size_t> tile_of;                // by unit in the tiled run: its tile
+    std::vector<std::size_t> pending;                // tiles with a unit due or stale this step
+    std::vector<char> is_pending;                    // by tile
+    std::vector<std::vector<ClockedUnit*>> ticked;   // by tile: units ticked this step
+    std::vector<std::exception_ptr> errors;          // by tile: what its tick threw
+    std::uint64_t tile_work_ns = ~std::uint64_t{0};  // last tiled step's work on one thread
   };
   struct TileStep;
   static std::size_t index(ClockDomain d) { return static_cast<std::size_t>(d); }
   // Earliest edge, over all domains, at which some unit has an event; kNever if none.
   Picos next_step_time();
-  // The unit's next event, asked again only when it may have changed.
-  Picos next_event(ClockedUnit* u);
   void mark_all_changed();
+  // Ticks the units of d due at t in tick order.
+  bool tick_domain(Domain& d, Picos t);
   // Ticks unit k of d at t if its next event is due; returns {ticked, progressed}.
   std::pair<bool, bool> tick_unit(Domain& d, std::size_t k, Picos t);
-  // Ticks the tiles of d due at t, on the pool when more than one was active last step.
+  // Ticks the tiles of d due at t, on the pool when more than one is due and the last
+  // tiled step had enough work.
   bool tick_tiles(Domain& d, Picos t);
   static void tick_tile(void* step, std::size_t tile);
 

@@ -3,7 +3,9 @@
 // the unit interface the engine drives, and the sink units report counters into.
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <limits>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -47,7 +49,13 @@ class StatSink {
   }
 };
 
-class Engine;
+class UnitCalendar;
+
+// Which units of a clock domain may have a new next event: a bit per unit, set from
+// any host thread (UnitCalendar).
+struct StaleBits {
+  std::deque<std::atomic<std::uint64_t>> words;  // a deque keeps each word in place
+};
 
 // A hardware unit ticked by the engine in its clock domain.
 class ClockedUnit {
@@ -59,7 +67,12 @@ class ClockedUnit {
   // event between steps and asks the unit again only after this, after the unit was
   // ticked, or after a unit declared to wake it was ticked (Engine::set_wakes).
   // Safe to call from any host thread (tiles ticking in parallel ring shared doorbells).
-  void mark_changed() { next_event_stale_.store(true, std::memory_order_relaxed); }
+  void mark_changed() {
+    if (stale_word_ != nullptr &&
+        (stale_word_->load(std::memory_order_relaxed) & stale_bit_) == 0) {
+      stale_word_->fetch_or(stale_bit_, std::memory_order_relaxed);
+    }
+  }
   // Advances the unit by one cycle of its clock; `now` is the edge's time.
   // Returns true when anything moved (used to detect deadlock).
   virtual bool tick(std::uint64_t cycle, Picos now) = 0;
@@ -85,9 +98,10 @@ class ClockedUnit {
   virtual void publish() {}
 
  private:
-  friend class Engine;
-  Picos cached_next_event_ps_ = kNever;  // valid while !next_event_stale_
-  std::atomic<bool> next_event_stale_{true};
+  friend class UnitCalendar;
+  std::shared_ptr<StaleBits> stale_bits_;  // the engine's, once it ticks the unit
+  std::atomic<std::uint64_t>* stale_word_ = nullptr;
+  std::uint64_t stale_bit_ = 0;
 };
 
 }  // namespace sassim
