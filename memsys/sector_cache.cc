@@ -1,5 +1,7 @@
 #include "memsys/sector_cache.h"
 
+#include <algorithm>
+#include <bit>
 #include <cassert>
 
 #include <fmt/format.h>
@@ -27,6 +29,12 @@ SectorCache::SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativi
   ranks_.resize(sets_ * ways_, 0);
   indexed_ = ways_ > kScannedWays;
   if (indexed_) index_ = LineIndex(sets_ * ways_);
+  groups_ = (ways_ + kGroupWays - 1) / kGroupWays;
+  grouped_ = indexed_ && groups_ <= 64;
+  if (grouped_) {
+    group_min_.resize(sets_ * groups_);
+    group_dirty_.assign(sets_, ~std::uint64_t{0});
+  }
 }
 
 void SectorCache::set_active_ways(std::uint32_t ways, bool drop_all) {
@@ -44,6 +52,7 @@ void SectorCache::set_active_ways(std::uint32_t ways, bool drop_all) {
     }
   }
   active_ways_ = ways;
+  for (std::uint64_t& dirty : group_dirty_) dirty = ~std::uint64_t{0};
 }
 
 SectorCache::Line* SectorCache::find(std::uint64_t line) {
@@ -69,11 +78,31 @@ std::size_t SectorCache::victim_index(std::uint64_t set) const {
   // first of equals); else the least recently used evict-last line: the smallest rank.
   const std::size_t base = set * ways_;
   const std::uint64_t* ranks = ranks_.data() + base;
-  std::size_t best = 0;
-  for (std::size_t w = 1; w < active_ways_; ++w) {
-    if (ranks[w] < ranks[best]) best = w;
+  if (!grouped_) {
+    std::size_t best = 0;
+    for (std::size_t w = 1; w < active_ways_; ++w) {
+      if (ranks[w] < ranks[best]) best = w;
+    }
+    return base + best;
   }
-  return base + best;
+  const std::uint32_t groups = (active_ways_ + kGroupWays - 1) / kGroupWays;
+  GroupMin* mins = group_min_.data() + set * groups_;
+  for (std::uint64_t dirty = group_dirty_[set]; dirty != 0; dirty &= dirty - 1) {
+    const auto g = static_cast<std::uint32_t>(std::countr_zero(dirty));
+    if (g >= groups) break;
+    const std::uint32_t end = std::min(active_ways_, (g + 1) * kGroupWays);
+    std::uint32_t best = g * kGroupWays;
+    for (std::uint32_t w = best + 1; w < end; ++w) {
+      if (ranks[w] < ranks[best]) best = w;
+    }
+    mins[g] = GroupMin{ranks[best], best};
+  }
+  group_dirty_[set] = 0;
+  std::uint32_t best = 0;
+  for (std::uint32_t g = 1; g < groups; ++g) {
+    if (mins[g].rank < mins[best].rank) best = g;
+  }
+  return base + mins[best].way;
 }
 
 SectorCache::Victim SectorCache::victim_for(std::uint64_t line) const {
@@ -93,7 +122,7 @@ SectorCache::Line& SectorCache::allocate(std::uint64_t line, Victim* evicted) {
   }
   l = Line{line, ++use_clock_, 0, 0, true, false};
   tags_[index] = line + 1;
-  ranks_[index] = rank_of(l);
+  set_rank(index, rank_of(l));
   return l;
 }
 
@@ -104,7 +133,7 @@ void SectorCache::erase(std::uint64_t line) {
   if (indexed_) index_.erase(line);
   lines_[i] = Line{};
   tags_[i] = 0;
-  ranks_[i] = 0;
+  set_rank(i, 0);
 }
 
 }  // namespace sassim::memsys

@@ -75,8 +75,11 @@ class SectorCache {
   std::size_t victim_index(std::uint64_t set) const;
   // Sets the line's replacement rank from its state.
   void rank(const Line& line) {
-    const auto i = static_cast<std::size_t>(&line - lines_.data());
-    ranks_[i] = rank_of(line);
+    set_rank(static_cast<std::size_t>(&line - lines_.data()), rank_of(line));
+  }
+  void set_rank(std::size_t i, std::uint64_t rank) {
+    ranks_[i] = rank;
+    if (grouped_) group_dirty_[i / ways_] |= std::uint64_t{1} << (i % ways_ / kGroupWays);
   }
   static std::uint64_t rank_of(const Line& line) {
     if (!line.present) return 0;
@@ -97,6 +100,18 @@ class SectorCache {
   std::vector<std::uint64_t> ranks_;
   bool indexed_ = false;  // ways_ > kScannedWays: find() uses index_
   LineIndex index_;
+  // Wide sets (indexed_, at most 64 groups): the ways in groups of kGroupWays, each
+  // group's least rank and its first way kept, a group scanned again only after a rank
+  // in it changed, so a victim costs the changed groups and one look at each group.
+  static constexpr std::uint32_t kGroupWays = 64;
+  struct GroupMin {
+    std::uint64_t rank = 0;
+    std::uint32_t way = 0;
+  };
+  bool grouped_ = false;
+  std::uint32_t groups_ = 0;                        // per set
+  mutable std::vector<GroupMin> group_min_;         // sets_ x groups_
+  mutable std::vector<std::uint64_t> group_dirty_;  // by set: a bit per group
 };
 
 }  // namespace sassim::memsys

@@ -1,5 +1,6 @@
 #include "memsys/unit_calendar.h"
 
+#include <algorithm>
 #include <bit>
 
 #include <fmt/format.h>
@@ -14,12 +15,12 @@ void UnitCalendar::add(ClockedUnit* unit) {
   if (k % 64 == 0) {
     stale_->words.emplace_back(0);
     due_.push_back(0);
+    group_min_.push_back(kNever);
+    kept_.resize(kept_.size() + 64, kNever);
   }
   unit->stale_bits_ = stale_;
   unit->stale_word_ = &stale_->words[k / 64];
   unit->stale_bit_ = std::uint64_t{1} << (k % 64);
-  kept_.push_back(kNever);
-  filed_.push_back(kNever);
   unit->mark_changed();
 }
 
@@ -28,16 +29,6 @@ void UnitCalendar::mark_all() {
     const std::size_t n = std::min<std::size_t>(64, units_.size() - w * 64);
     stale_->words[w].store(n == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1,
                            std::memory_order_relaxed);
-  }
-}
-
-void UnitCalendar::file(std::size_t k, Picos t) {
-  kept_[k] = t;
-  if (t == kNever) {
-    filed_[k] = kNever;
-  } else if (filed_[k] != t) {
-    filed_[k] = t;
-    heap_.emplace(t, k);
   }
 }
 
@@ -53,26 +44,32 @@ void UnitCalendar::refresh(bool check, Picos now) {
             kept_[k], units_[k]->name(), units_[k]->next_event_ps(), now));
       }
     }
+    if (bits == 0) continue;
+    Picos* kept = &kept_[w * 64];
     while (bits != 0) {
-      const std::size_t k = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      const auto i = static_cast<std::size_t>(std::countr_zero(bits));
       bits &= bits - 1;
-      file(k, units_[k]->next_event_ps());
+      kept[i] = units_[w * 64 + i]->next_event_ps();
     }
+    Picos least = kNever;
+    for (std::size_t i = 0; i < 64; ++i) least = std::min(least, kept[i]);
+    group_min_[w] = least;
   }
 }
 
 Picos UnitCalendar::earliest() {
-  while (!heap_.empty() && !live(heap_.top())) heap_.pop();
-  return heap_.empty() ? kNever : heap_.top().first;
+  Picos least = kNever;
+  for (Picos m : group_min_) least = std::min(least, m);
+  return least;
 }
 
 void UnitCalendar::take_due(Picos t) {
-  while (!heap_.empty() && heap_.top().first <= t) {
-    const Entry e = heap_.top();
-    heap_.pop();
-    if (!live(e)) continue;
-    filed_[e.second] = kNever;
-    due_[e.second / 64] |= std::uint64_t{1} << (e.second % 64);
+  for (std::size_t w = 0; w < group_min_.size(); ++w) {
+    if (group_min_[w] > t) continue;
+    const Picos* kept = &kept_[w * 64];
+    std::uint64_t bits = 0;
+    for (std::size_t i = 0; i < 64; ++i) bits |= std::uint64_t{kept[i] <= t} << i;
+    due_[w] = bits;
   }
 }
 

@@ -2,14 +2,14 @@
 // The next events of one clock domain's units, kept between steps so that a step costs
 // the units it ticks, not every unit. A unit's kept event is valid until the unit is
 // marked stale (ClockedUnit::mark_changed, from any thread); refresh() asks the stale
-// units again and files each finite event in a calendar (a min-heap of (time, unit)
-// with lazy deletion), so the earliest event and the units due at a time come from
-// the heap. Units are identified by their index in the domain's tick order.
+// units again. Events are kept in an array by unit with the minimum of each group of
+// 64 units beside it, so the earliest event costs a look at each group and the units
+// due at a time a look at the groups whose minimum is due: cheap both when a few
+// units of many are at work and when all are. Units are identified by their index in
+// the domain's tick order.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <queue>
-#include <utility>
 #include <vector>
 
 #include "memsys/unit.h"
@@ -37,8 +37,8 @@ class UnitCalendar {
   void refresh(bool check, Picos now);
   // The earliest kept event (kNever if none); valid right after refresh().
   Picos earliest();
-  // Marks due every unit whose kept event is at or before t (taking it off the
-  // calendar: such a unit is ticked, or found stale, in the step).
+  // Marks due every unit whose kept event is at or before t (in a step each of them is
+  // ticked, which makes it stale, or is found stale already).
   void take_due(Picos t);
   void clear_due();
   // The first unit in [from, end) that is due or stale; end if none.
@@ -47,16 +47,11 @@ class UnitCalendar {
   Picos event(std::size_t k) const { return stale(k) ? units_[k]->next_event_ps() : kept_[k]; }
 
  private:
-  using Entry = std::pair<Picos, std::size_t>;
-  void file(std::size_t k, Picos t);
-  bool live(const Entry& e) const { return filed_[e.second] == e.first; }
-
   std::vector<ClockedUnit*> units_;
   std::shared_ptr<StaleBits> stale_;
-  std::vector<Picos> kept_;         // by unit: its next event while not stale
-  std::vector<Picos> filed_;        // by unit: time of its live entry; kNever if none
+  std::vector<Picos> kept_;         // by unit (padded to whole groups): next event
+  std::vector<Picos> group_min_;    // by group of 64 units: the least kept event
   std::vector<std::uint64_t> due_;  // bit per unit
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
 };
 
 }  // namespace sassim
