@@ -46,13 +46,23 @@ void UnitCalendar::refresh(bool check, Picos now) {
     }
     if (bits == 0) continue;
     Picos* kept = &kept_[w * 64];
+    Picos least = group_min_[w];
+    bool rescan = false;  // the group's least event moved later
     while (bits != 0) {
       const auto i = static_cast<std::size_t>(std::countr_zero(bits));
       bits &= bits - 1;
+      const Picos was = kept[i];
       kept[i] = units_[w * 64 + i]->next_event_ps();
+      if (kept[i] < least) {
+        least = kept[i];
+      } else if (was == least && kept[i] != was) {
+        rescan = true;
+      }
     }
-    Picos least = kNever;
-    for (std::size_t i = 0; i < 64; ++i) least = std::min(least, kept[i]);
+    if (rescan) {
+      least = kNever;
+      for (std::size_t i = 0; i < 64; ++i) least = std::min(least, kept[i]);
+    }
     group_min_[w] = least;
   }
 }

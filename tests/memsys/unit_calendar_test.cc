@@ -62,6 +62,12 @@ TEST(UnitCalendar, FindsTheEarliestAndTheDueUnitsInIndexOrder) {
   EXPECT_EQ(f.candidates(4, 129), std::vector<std::size_t>{70});
   EXPECT_EQ(f.calendar.event(70), 2000u);
   f.calendar.clear_due();
+  EXPECT_EQ(f.candidates(0, 130), std::vector<std::size_t>{});
+  for (std::size_t k : {3, 70, 129}) {  // as the engine's ticks leave them
+    f.units[k].event = kNever;
+    f.units[k].mark_changed();
+  }
+  f.calendar.refresh(false, 0);
   EXPECT_EQ(f.calendar.earliest(), 9000u);
 }
 
@@ -82,7 +88,7 @@ TEST(UnitCalendar, AsksOnlyStaleUnitsAgain) {
   EXPECT_EQ(f.calendar.earliest(), 300u);
 }
 
-TEST(UnitCalendar, DropsEntriesThatAreNoLongerTheUnitsEvent) {
+TEST(UnitCalendar, KeepsOnlyTheUnitsLatestEvent) {
   Fixture f(2);
   f.units[0].event = 500;
   f.calendar.refresh(false, 0);
