@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "configs/text_parser.h"
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::config {
 

@@ -3,7 +3,7 @@
 
 #include "configs/config_loader.h"
 #include "configs/reflection.h"
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::config {
 

@@ -11,7 +11,7 @@
 #include <google/protobuf/text_format.h>
 
 #include "configs/reflection.h"
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::config {
 

@@ -10,7 +10,7 @@
 #include "configs/combination_checks.h"
 #include "configs/config_loader.h"
 #include "configs/reflection.h"
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::config {
 

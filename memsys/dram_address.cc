@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "configs/choices.h"
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::memsys {
 namespace {

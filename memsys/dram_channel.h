@@ -45,10 +45,10 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "ground/link.h"
+#include "ground/unit.h"
 #include "memsys/dram_address.h"
-#include "memsys/link.h"
 #include "memsys/mem_packet.h"
-#include "memsys/unit.h"
 
 namespace sassim::memsys {
 

@@ -42,12 +42,12 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "ground/byte_credit.h"
+#include "ground/link.h"
+#include "ground/unit.h"
 #include "memsys/address_map.h"
-#include "memsys/byte_credit.h"
-#include "memsys/link.h"
 #include "memsys/mem_packet.h"
 #include "memsys/noc_routes.h"
-#include "memsys/unit.h"
 
 namespace sassim::memsys {
 

@@ -64,17 +64,17 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "ground/byte_credit.h"
+#include "ground/link.h"
+#include "ground/timed_queue.h"
+#include "ground/unit.h"
 #include "memsys/bank_conflicts.h"
-#include "memsys/byte_credit.h"
 #include "memsys/coalescer.h"
-#include "memsys/link.h"
 #include "memsys/mem_packet.h"
 #include "memsys/mshr_table.h"
 #include "memsys/sector_cache.h"
 #include "memsys/sm_memory_port.h"
-#include "memsys/timed_queue.h"
 #include "memsys/tma_engine.h"
-#include "memsys/unit.h"
 
 namespace sassim::memsys {
 

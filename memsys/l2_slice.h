@@ -46,15 +46,15 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "ground/byte_credit.h"
+#include "ground/delay_line.h"
+#include "ground/link.h"
+#include "ground/ring_buffer.h"
+#include "ground/unit.h"
 #include "memsys/address_map.h"
-#include "memsys/byte_credit.h"
-#include "memsys/delay_line.h"
-#include "memsys/link.h"
 #include "memsys/mem_packet.h"
 #include "memsys/mshr_table.h"
-#include "memsys/ring_buffer.h"
 #include "memsys/sector_cache.h"
-#include "memsys/unit.h"
 
 namespace sassim::memsys {
 

@@ -3,7 +3,7 @@
 // index (byte address / line_bytes); the L1 and the L2 share one line and sector size.
 #include <cstdint>
 
-#include "memsys/unit.h"
+#include "ground/unit.h"
 
 namespace sassim::memsys {
 

@@ -7,12 +7,12 @@
 #include <deque>
 
 #include "configs/derived.h"
+#include "ground/link.h"
 #include "memsys/address_map.h"
 #include "memsys/dram_channel.h"
 #include "memsys/interconnect.h"
 #include "memsys/l1_unit.h"
 #include "memsys/l2_slice.h"
-#include "memsys/link.h"
 #include "memsys/memsys_config.h"
 #include "memsys/noc_routes.h"
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "ground/unit.h"
 #include "memsys/sm_memory_port.h"
-#include "memsys/unit.h"
 
 namespace sassim::memsys {
 

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "configs/derived.h"
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::memsys {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "configs/sassim_config.pb.h"
-#include "memsys/unit.h"
+#include "ground/unit.h"
 
 namespace sassim::memsys {
 

@@ -6,7 +6,7 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::memsys {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::memsys {
 

@@ -7,8 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "ground/unit.h"
 #include "isa/opcode.h"
-#include "memsys/unit.h"
 
 namespace sassim::memsys {
 

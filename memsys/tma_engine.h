@@ -36,10 +36,10 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
-#include "memsys/byte_credit.h"
+#include "ground/byte_credit.h"
+#include "ground/unit.h"
 #include "memsys/mem_packet.h"
 #include "memsys/sm_memory_port.h"
-#include "memsys/unit.h"
 
 namespace sassim::memsys {
 

@@ -14,7 +14,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread -U__SANITIZE_THREAD__" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! cmake --build "$build" -j"$(nproc)" --target sassim memsys_tests >"$log" 2>&1; then
+if ! cmake --build "$build" -j"$(nproc)" --target sassim ground_tests >"$log" 2>&1; then
   tail -50 "$log"
   echo "tsan: the ThreadSanitizer build failed" >&2
   exit 1
@@ -28,7 +28,7 @@ run() {
   fi
   echo "tsan: clean: $*"
 }
-run "$build/tests/memsys/memsys_tests" --gtest_filter='EngineTiles.*'
+run "$build/tests/ground/ground_tests" --gtest_filter='EngineTiles.*:UnitCalendar.*'
 ref=traces/reference
 for threads in 2 3; do
   run "$build/sim/cli/sassim" run "$ref/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1" \

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "ground/error.h"
 #include "isa/arch.h"
-#include "isa/error.h"
 
 namespace sassim::sim {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "isa/opcode.h"
 #include "isa/warpgroup.h"
 

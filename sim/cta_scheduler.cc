@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/control_bits.h"
 #include "sim/register_file.h"
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "memsys/unit.h"
+#include "ground/unit.h"
 #include "sim/cluster_queue.h"
 #include "sim/gpc_layout.h"
 #include "sim/kernel_context.h"

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "configs/combination_checks.h"
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::sim {
 namespace {

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "configs/derived.h"
+#include "ground/error.h"
 #include "isa/arch.h"
-#include "isa/error.h"
 #include "sim/cluster_launch.h"
 #include "sim/control_bits.h"
 #include "sim/launch_graph.h"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
-#include "memsys/engine.h"
+#include "ground/engine.h"
 #include "memsys/memory_system.h"
 #include "sim/cta_scheduler.h"
 #include "sim/kernel_result.h"

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::sim {
 

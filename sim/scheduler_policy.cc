@@ -3,7 +3,7 @@
 #include <iterator>
 
 #include "configs/choices.h"
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::sim {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "isa/flops.h"
 #include "sim/bulk_groups.h"
 #include "sim/control_bits.h"

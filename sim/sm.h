@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "ground/timed_queue.h"
+#include "ground/unit.h"
 #include "isa/flops.h"
 #include "memsys/sm_memory_port.h"
-#include "memsys/timed_queue.h"
-#include "memsys/unit.h"
 #include "sim/cluster_barrier.h"
 #include "sim/control_flow.h"
 #include "sim/frontend.h"

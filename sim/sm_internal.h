@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "memsys/ring_buffer.h"
+#include "ground/ring_buffer.h"
 #include "sim/barriers.h"
 #include "sim/sm.h"
 
@@ -86,7 +86,7 @@ struct Sm::SubCore {
     std::uint64_t latency = 0;  // address generation, from the pipe taking it
     std::uint64_t interval = 1;
   };
-  memsys::RingBuffer<QueuedAccess> mio_queue;
+  RingBuffer<QueuedAccess> mio_queue;
   std::uint64_t mio_pipe_free = 0;
   std::size_t mio_queue_seen = 0;
   // By local slot: the cycle before which the warp's cached state holds unless an event

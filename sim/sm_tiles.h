@@ -6,7 +6,7 @@
 // they tick in without tiles: the ports, then the SMs.
 #include <vector>
 
-#include "memsys/unit.h"
+#include "ground/unit.h"
 #include "sim/gpc_layout.h"
 
 namespace sassim::sim {

@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/sm.h"
 #include "sim/sm_internal.h"
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "memsys/unit.h"
+#include "ground/unit.h"
 
 namespace sassim::sim {
 

@@ -1,7 +1,7 @@
 // open_accelsim_workload / open_accelsim_kernel (traces/accelsim_reader.h).
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/accelsim_kernel.h"
 #include "traces/accelsim_reader.h"
 #include "traces/kernelslist.h"

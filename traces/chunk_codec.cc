@@ -1,6 +1,6 @@
 #include "traces/chunk_codec.h"
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::traces {
 namespace {

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/line_source.h"
 
 namespace sassim::traces {

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/chunk_codec.h"
 
 namespace sassim::traces {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 // GCC 12 at -O3 reports a false -Wrestrict inside std::string's inlined copy here
 // (GCC bug 105329); the code copies between distinct buffers.

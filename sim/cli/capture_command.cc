@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "kernels/suite.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/paths.h"

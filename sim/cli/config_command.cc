@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "configs/config_loader.h"
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/cli/commands.h"
 
 namespace sassim::cli {

@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "correlate/correlate.h"
 #include "sim/cli/commands.h"
-#include "sim/correlate/correlate.h"
 
 namespace sassim::cli {
 namespace {

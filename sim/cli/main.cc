@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/cli/commands.h"
 
 int main(int argc, char** argv) {

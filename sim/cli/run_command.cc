@@ -16,7 +16,7 @@
 
 #include "configs/config_loader.h"
 #include "configs/derived.h"
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output_check.h"
 #include "sim/cli/paths.h"

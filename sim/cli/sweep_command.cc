@@ -4,7 +4,7 @@
 #include <string>
 
 #include "sim/cli/commands.h"
-#include "sim/sweep/sweep.h"
+#include "sweep/sweep.h"
 
 namespace sassim::cli {
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::config::testing {
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "tests/support/scratch_dir.h"
 
 namespace sassim::correlate::testing {

@@ -1,5 +1,5 @@
 // CSV splitting and number parsing as profilers print them.
-#include "sim/correlate/csv_table.h"
+#include "correlate/csv_table.h"
 
 #include <gtest/gtest.h>
 

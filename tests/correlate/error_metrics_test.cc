@@ -1,5 +1,5 @@
 // MAPE, MAE, bias, aggregate error and Pearson r on data with known answers.
-#include "sim/correlate/error_metrics.h"
+#include "correlate/error_metrics.h"
 
 #include <gtest/gtest.h>
 

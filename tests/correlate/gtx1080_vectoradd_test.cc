@@ -4,9 +4,9 @@
 
 #include <gmock/gmock.h>
 
+#include "correlate/correlate.h"
+#include "correlate/csv_table.h"
 #include "correlate_fixtures.h"
-#include "sim/correlate/correlate.h"
-#include "sim/correlate/csv_table.h"
 #include "sim/hdf5_writer.h"
 #include "tests/e2e/e2e_fixtures.h"
 

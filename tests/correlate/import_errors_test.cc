@@ -4,8 +4,8 @@
 
 #include <gmock/gmock.h>
 
+#include "correlate/hw_import.h"
 #include "correlate_fixtures.h"
-#include "sim/correlate/hw_import.h"
 
 namespace sassim::correlate {
 namespace {

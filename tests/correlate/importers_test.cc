@@ -2,8 +2,8 @@
 // small files in the formats' documented shapes.
 #include <gtest/gtest.h>
 
+#include "correlate/hw_import.h"
 #include "correlate_fixtures.h"
-#include "sim/correlate/hw_import.h"
 
 namespace sassim::correlate {
 namespace {

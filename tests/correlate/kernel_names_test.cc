@@ -1,5 +1,5 @@
 // Mangled, demangled and base kernel names compare as they should.
-#include "sim/correlate/kernel_names.h"
+#include "correlate/kernel_names.h"
 
 #include <gtest/gtest.h>
 

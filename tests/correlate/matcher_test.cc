@@ -1,5 +1,5 @@
 // Matching by name and launch order, with unmatched launches reported on both sides.
-#include "sim/correlate/matcher.h"
+#include "correlate/matcher.h"
 
 #include <gtest/gtest.h>
 

@@ -3,12 +3,12 @@
 
 #include <gmock/gmock.h>
 
+#include "correlate/axis_ticks.h"
+#include "correlate/json_writer.h"
+#include "correlate/report_content.h"
+#include "correlate/svg_plots.h"
+#include "correlate/svg_writer.h"
 #include "correlate_fixtures.h"
-#include "sim/correlate/axis_ticks.h"
-#include "sim/correlate/json_writer.h"
-#include "sim/correlate/report_content.h"
-#include "sim/correlate/svg_plots.h"
-#include "sim/correlate/svg_writer.h"
 
 namespace sassim::correlate {
 namespace {

@@ -1,5 +1,5 @@
 // Reading the simulated side: results files and sweep tables, and their errors.
-#include "sim/correlate/sim_results.h"
+#include "correlate/sim_results.h"
 
 #include <H5Cpp.h>
 #include <gtest/gtest.h>

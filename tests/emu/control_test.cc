@@ -2,7 +2,7 @@
 // in the trace.
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "tests/emu/emu_rig.h"
 
 namespace sassim::emu::testing {

@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "tests/emu/emu_rig.h"
 #include "traces/emu/tensor_map.h"
 

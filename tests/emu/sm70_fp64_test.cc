@@ -5,7 +5,7 @@
 #include <bit>
 #include <cstring>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "tests/emu/emu_rig.h"
 
 namespace sassim::emu::testing {

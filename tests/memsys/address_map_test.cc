@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "memsys/noc_routes.h"
 
 namespace sassim::memsys {

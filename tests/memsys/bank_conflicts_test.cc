@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "memsys_test_support.h"
 
 namespace sassim::memsys {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "memsys/memory_system.h"
 #include "memsys_test_support.h"
 

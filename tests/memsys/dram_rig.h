@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "ground/engine.h"
 #include "memsys/dram_channel.h"
-#include "memsys/engine.h"
 
 namespace sassim::memsys::testing {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "dram_rig.h"
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::memsys {
 namespace {

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "isa/error.h"
-#include "memsys/engine.h"
+#include "ground/engine.h"
+#include "ground/error.h"
 
 namespace sassim::memsys {
 namespace {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
-#include "isa/error.h"
-#include "memsys/engine.h"
+#include "ground/engine.h"
+#include "ground/error.h"
 #include "memsys/memory_system.h"
 #include "memsys/memsys_config.h"
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::memsys {
 namespace {

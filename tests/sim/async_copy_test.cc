@@ -6,8 +6,8 @@
 #include <map>
 #include <vector>
 
+#include "ground/engine.h"
 #include "isa/opcode.h"
-#include "memsys/engine.h"
 #include "sim/async_groups.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "memsys/engine.h"
+#include "ground/engine.h"
 #include "memsys/memory_system.h"
 #include "sim/cta_scheduler.h"
 #include "sim/exec_timing.h"

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "cluster_rig.h"
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/cluster_launch.h"
 #include "sim/cluster_queue.h"
 

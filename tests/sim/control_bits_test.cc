@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 #include <vector>
 
-#include "isa/error.h"
-#include "memsys/engine.h"
+#include "ground/engine.h"
+#include "ground/error.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"
 #include "sim_fixtures.h"

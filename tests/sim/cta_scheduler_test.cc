@@ -1,7 +1,7 @@
 // CTA placement: occupancy limits, round-robin spread, refill on retirement.
 #include <gtest/gtest.h>
 
-#include "memsys/engine.h"
+#include "ground/engine.h"
 #include "sim/cta_scheduler.h"
 #include "sim/exec_timing.h"
 #include "sim_fixtures.h"

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "configs/derived.h"
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/control_flow.h"
 #include "sm_harness.h"
 

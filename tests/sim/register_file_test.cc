@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "configs/config_loader.h"
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sm_harness.h"
 
 namespace sassim::sim {

@@ -4,7 +4,7 @@
 #include <array>
 #include <vector>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/scheduler_policy.h"
 
 namespace sassim::sim {

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "memsys/engine.h"
+#include "ground/engine.h"
 #include "sim/control_bits.h"
 #include "sim/exec_timing.h"
 #include "sim/register_file.h"

@@ -1,9 +1,9 @@
 // Exact-cycle tests of one SM against a fixed-latency memory port.
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
+#include "ground/engine.h"
+#include "ground/error.h"
 #include "isa/flops.h"
-#include "memsys/engine.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"
 #include "sim_fixtures.h"

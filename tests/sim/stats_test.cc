@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/kernel_stats.h"
 #include "sim/stats.h"
 

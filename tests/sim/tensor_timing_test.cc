@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "sim/exec_timing.h"
 #include "sim_fixtures.h"
 

@@ -8,7 +8,7 @@
 
 #include <tuple>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/sass/listing.h"
 
 #include "tma_rig.h"

@@ -7,7 +7,7 @@
 // (reads answered after L = 200 cycles).
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "tma_rig.h"
 
 namespace sassim::sim::testing {

@@ -14,8 +14,8 @@
 
 #include <fmt/format.h>
 
-#include "memsys/byte_credit.h"
-#include "memsys/engine.h"
+#include "ground/byte_credit.h"
+#include "ground/engine.h"
 #include "memsys/tma_engine.h"
 #include "sim/control_bits.h"
 #include "sim/cta_scheduler.h"
@@ -60,7 +60,7 @@ class TmaMockPort final : public memsys::SmMemoryPort,
   // Accesses of other SMs to this SM's shared memory take a data path of
   // `bytes_per_cycle` (as memsys::L1Unit's) from now on.
   void limit_remote_shared(std::uint32_t bytes_per_cycle) {
-    data_path_ = memsys::ByteCredit(bytes_per_cycle);
+    data_path_ = ByteCredit(bytes_per_cycle);
     limited_ = true;
   }
   std::uint64_t remote_shared_access(std::uint32_t bytes, Picos now) override {
@@ -124,7 +124,7 @@ class TmaMockPort final : public memsys::SmMemoryPort,
   std::uint64_t l2_cycles_;
   std::uint64_t ack_cycles_;
   memsys::TmaEngine engine_;
-  memsys::ByteCredit data_path_;
+  ByteCredit data_path_;
   bool limited_ = false;
   std::multimap<Picos, memsys::MemResponse> responses_;
   std::multimap<Picos, std::uint32_t> completions_;

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 #include "tma_rig.h"
 

@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "memsys/byte_credit.h"
-#include "memsys/engine.h"
+#include "ground/byte_credit.h"
+#include "ground/engine.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"
 #include "sim/warpgroup_mma.h"
@@ -58,7 +58,7 @@ class DataPathPort final : public memsys::SmMemoryPort {
   }
 
  private:
-  memsys::ByteCredit credit_{128};
+  ByteCredit credit_{128};
 };
 
 TEST(WarpgroupMmaPipe, SharedOperandBandwidthLimitsTheStartRate) {

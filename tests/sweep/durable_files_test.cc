@@ -1,7 +1,7 @@
 // The crash-safe file operations the sweep's resume rules rest on.
 #include <gtest/gtest.h>
 
-#include "sim/sweep/durable_files.h"
+#include "sweep/durable_files.h"
 #include "sweep_test_support.h"
 
 namespace sassim::sweep::test {

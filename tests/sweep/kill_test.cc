@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "merged_table.h"
-#include "sim/sweep/sweep_plan.h"
+#include "sweep/sweep_plan.h"
 #include "sweep_test_support.h"
 
 namespace sassim::sweep::test {

@@ -10,9 +10,9 @@
 
 #include "configs/config_loader.h"
 #include "merged_table.h"
-#include "sim/sweep/durable_files.h"
-#include "sim/sweep/results_reader.h"
-#include "sim/sweep/sweep_plan.h"
+#include "sweep/durable_files.h"
+#include "sweep/results_reader.h"
+#include "sweep/sweep_plan.h"
 #include "sweep_test_support.h"
 
 namespace sassim::sweep::test {

@@ -5,9 +5,9 @@
 
 #include <set>
 
-#include "sim/sweep/param_column.h"
-#include "sim/sweep/run_attempt.h"
-#include "sim/sweep/sweep_plan.h"
+#include "sweep/param_column.h"
+#include "sweep/run_attempt.h"
+#include "sweep/sweep_plan.h"
 #include "sweep_test_support.h"
 
 namespace sassim::sweep::test {

@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
-#include "sim/sweep/sweep_plan.h"
+#include "ground/error.h"
+#include "sweep/sweep_plan.h"
 #include "sweep_test_support.h"
 
 namespace sassim::sweep::test {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/sweep/capture.h"
+#include "sweep/capture.h"
 #include "tests/support/scratch_dir.h"
 
 namespace sassim::sweep::test {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "merged_table.h"
-#include "sim/sweep/table_writer.h"
+#include "sweep/table_writer.h"
 #include "sweep_test_support.h"
 
 namespace sassim::sweep::test {

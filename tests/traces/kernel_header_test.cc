@@ -3,7 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "tests/traces/trace_text.h"
 #include "traces/text_trace.h"
 

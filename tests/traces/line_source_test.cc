@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "tests/support/test_scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/decoded_cta.h"

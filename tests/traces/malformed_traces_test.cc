@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/accelsim_reader.h"
 
 namespace sassim::traces {

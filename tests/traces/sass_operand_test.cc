@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/sass/listing.h"
 
 namespace sassim::traces::sass {

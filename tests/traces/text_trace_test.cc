@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "tests/traces/trace_text.h"
 #include "traces/decoded_cta.h"
 

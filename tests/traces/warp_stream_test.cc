@@ -8,7 +8,7 @@
 
 #include <random>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "tests/support/scratch_dir.h"
 #include "traces/decoded_cta.h"
 

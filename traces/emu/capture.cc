@@ -8,7 +8,7 @@
 #include <optional>
 #include <sstream>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/emu/executor.h"
 #include "traces/emu/tensor_map.h"
 #include "traces/emu/trace_writer.h"

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <limits>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/emu/decode_ops.h"
 #include "traces/emu/fp16.h"
 #include "traces/emu/program.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <bit>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/emu/exec.h"
 
 namespace sassim::emu {

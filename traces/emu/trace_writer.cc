@@ -5,7 +5,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::emu {
 namespace {

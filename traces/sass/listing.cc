@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "traces/sass/operand.h"
 #include "traces/tokens.h"
 #include "traces/trace_error.h"

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "isa/error.h"
+#include "ground/error.h"
 
 namespace sassim::traces::sass {
 

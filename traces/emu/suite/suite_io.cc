@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/flash_attention.h"
 #include "kernels/hgemm_mma.h"

@@ -6,7 +6,7 @@
 #include <functional>
 #include <vector>
 
-#include "isa/error.h"
+#include "ground/error.h"
 #include "kernels/ubench/ubench.h"
 
 namespace sassim::emu {
