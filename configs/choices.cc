@@ -31,9 +31,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-// The closest name within a third of its length in edits (at least one), if any.
-std::optional<std::string_view> closest(std::string_view value,
-                                        std::span<const std::string_view> names) {
+}  // namespace
+
+std::optional<std::string_view> closest_name(std::string_view value,
+                                             std::span<const std::string_view> names) {
   std::optional<std::string_view> best;
   std::size_t best_distance = 0;
   for (std::string_view name : names) {
@@ -46,8 +47,6 @@ std::optional<std::string_view> closest(std::string_view value,
   }
   return best;
 }
-
-}  // namespace
 
 std::optional<std::size_t> choice_index(std::span<const std::string_view> names,
                                         std::string_view name) {
@@ -68,7 +67,7 @@ std::optional<std::string> choice_problem(std::string_view path, std::string_vie
   if (choice_index(names, value)) return std::nullopt;
   std::string problem = fmt::format("{} = \"{}\" is not one of: {}", path, value,
                                     fmt::join(names.begin(), names.end(), ", "));
-  if (auto suggestion = closest(value, names)) {
+  if (auto suggestion = closest_name(value, names)) {
     problem += fmt::format(" (did you mean \"{}\"?)", *suggestion);
   }
   return problem;

@@ -44,6 +44,11 @@ std::optional<std::size_t> choice_index(std::span<const std::string_view> names,
 // The DRAM type named `name`; nullptr when it is not one of kDramTypes.
 const DramType* find_dram_type(std::string_view name);
 
+// The name of `names` closest to `value` (case ignored) within a third of its length in
+// edits (at least one); nullopt when none is that close.
+std::optional<std::string_view> closest_name(std::string_view value,
+                                             std::span<const std::string_view> names);
+
 // nullopt when `value` is one of `names`; else the problem naming the field, the value,
 // the accepted names and, when one is close, a suggestion:
 //   sm.scheduler.policy = "lrx" is not one of: gto, gty, lrr, two_level (did you mean "lrr"?)

@@ -1,11 +1,14 @@
 #include "configs/config_loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <system_error>
 
 #include <fmt/format.h>
 
+#include "configs/choices.h"
 #include "configs/text_parser.h"
 #include "ground/error.h"
 
@@ -31,15 +34,28 @@ std::string joined(const std::vector<std::string>& items, std::string_view separ
   return out;
 }
 
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// The preset file of `name`; case is ignored ("A100" is a100).
 fs::path preset_path(std::string_view name) {
   fs::path path = preset_dir() / (std::string(name) + std::string(kPresetExtension));
   std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    const std::vector<std::string> names = preset_names();
-    throw Error(fmt::format("unknown preset '{}' (known presets: {}; read from {})", name,
-                            names.empty() ? "none" : joined(names, ", "), preset_dir().string()));
+  if (fs::is_regular_file(path, ec)) return path;
+  const std::vector<std::string> names = preset_names();
+  for (const std::string& known : names) {
+    if (same_ignoring_case(known, name))
+      return preset_dir() / (known + std::string(kPresetExtension));
   }
-  return path;
+  const std::vector<std::string_view> views(names.begin(), names.end());
+  const std::optional<std::string_view> suggestion = closest_name(name, views);
+  throw Error(fmt::format("unknown preset '{}'{} (known presets: {}; read from {})", name,
+                          suggestion ? fmt::format(", did you mean '{}'?", *suggestion) : "",
+                          names.empty() ? "none" : joined(names, ", "), preset_dir().string()));
 }
 
 // One file of a base chain, as the user or a `base` field named it.

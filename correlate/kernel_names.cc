@@ -1,6 +1,6 @@
 #include "correlate/kernel_names.h"
 
-#include <cxxabi.h>
+#include "ground/display_name.h"
 
 #include <cctype>
 #include <cstdlib>
@@ -32,15 +32,6 @@ std::size_t matching_open(const std::string& s, std::size_t close, char open_cha
 }
 
 }  // namespace
-
-std::string demangle(std::string_view name) {
-  const std::string text = trim(name);
-  if (!text.starts_with("_Z")) return text;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(
-      abi::__cxa_demangle(text.c_str(), nullptr, nullptr, &status), std::free);
-  return status == 0 && out ? std::string(out.get()) : text;
-}
 
 std::string full_kernel_name(std::string_view name) {
   const std::string d = demangle(name);

@@ -6,11 +6,9 @@
 #include <string>
 #include <string_view>
 
-namespace sassim::correlate {
+#include "ground/display_name.h"  // demangle
 
-// The demangled form of an Itanium-mangled name (abi::__cxa_demangle); other names are
-// returned unchanged.
-std::string demangle(std::string_view name);
+namespace sassim::correlate {
 
 // The comparison key of a name: demangled, without the return type (mangled names of
 // non-template functions carry none), blanks dropped except one between two identifier

@@ -63,6 +63,11 @@ SimRun read_hdf5(const std::string& file) {
   hsize_t n = 0;
   kernels.getSpace().getSimpleExtentDims(&n);
   H5::StrType str(H5::PredType::C_S1, H5T_VARIABLE);
+  {  // the names' character set as written (UTF-8; ASCII in older files)
+    const H5::CompType file_type = kernels.getCompType();
+    const int name = file_type.getMemberIndex("name");
+    str.setCset(file_type.getMemberStrType(static_cast<unsigned>(name)).getCset());
+  }
   H5::CompType type(sizeof(KernelRow));
   type.insertMember("id", HOFFSET(KernelRow, id), H5::PredType::NATIVE_UINT32);
   type.insertMember("name", HOFFSET(KernelRow, name), str);

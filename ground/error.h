@@ -11,4 +11,10 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// A command line that names no valid command or option: the CLI exits 2, not 1.
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace sassim

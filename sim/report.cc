@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "ground/display_name.h"
 #include "isa/opcode.h"
 #include "sim/cpi_report.h"
 #include "sim/sm.h"
@@ -12,8 +13,7 @@ namespace sassim::sim {
 namespace {
 
 std::string short_name(const std::string& name) {
-  constexpr std::size_t kMax = 36;
-  return name.size() <= kMax ? name : name.substr(0, kMax - 3) + "...";
+  return kernel_display_name(name, 36);
 }
 
 std::string rate(double hits, double accesses) {

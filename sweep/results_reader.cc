@@ -62,12 +62,16 @@ Column read_member(const H5::DataSet& ds, const H5::CompType& file_type, unsigne
     column.values = std::move(values);
   } else if (type_class == H5T_STRING && file_type.getMemberStrType(member).isVariableStr()) {
     H5::CompType memory(sizeof(char*));
-    memory.insertMember(column.name, 0, H5::StrType(H5::PredType::C_S1, H5T_VARIABLE));
+    H5::StrType str(H5::PredType::C_S1, H5T_VARIABLE);
+    str.setCset(file_type.getMemberStrType(member).getCset());  // ASCII or UTF-8, as written
+    memory.insertMember(column.name, 0, str);
     column.values = read_strings(ds, memory, rows);
   } else if (type_class == H5T_STRING) {
     const std::size_t size = file_type.getMemberStrType(member).getSize();
     H5::CompType memory(size);
-    memory.insertMember(column.name, 0, H5::StrType(H5::PredType::C_S1, size));
+    H5::StrType str(H5::PredType::C_S1, size);
+    str.setCset(file_type.getMemberStrType(member).getCset());
+    memory.insertMember(column.name, 0, str);
     std::vector<char> raw(rows * size);
     if (rows > 0) ds.read(raw.data(), memory);
     std::vector<std::string> values;
@@ -99,7 +103,7 @@ RunResults read_run_results(const std::filesystem::path& file) {
     }
     H5::DataSet names = h5.openDataSet("stats/names");
     const std::size_t count = extent(names, 1);
-    results.stat_names = read_strings(names, H5::StrType(H5::PredType::C_S1, H5T_VARIABLE), count);
+    results.stat_names = read_strings(names, names.getStrType(), count);
     H5::DataSet values = h5.openDataSet("stats/values");
     hsize_t dims[2] = {0, 0};
     H5::DataSpace space = values.getSpace();

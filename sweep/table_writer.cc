@@ -37,6 +37,7 @@ void install(const fs::path& temp, const fs::path& file) {
 void write_strings(H5::Group& group, const std::string& name,
                    const std::vector<std::string>& values) {
   H5::StrType str(H5::PredType::C_S1, H5T_VARIABLE);
+  str.setCset(H5T_CSET_UTF8);  // h5py reads str
   std::vector<const char*> pointers;
   for (const std::string& s : values) pointers.push_back(s.c_str());
   hsize_t dims[1] = {pointers.size()};
@@ -103,6 +104,7 @@ void write_table_hdf5(const fs::path& file, const Table& table, const std::strin
     {
       H5::H5File h5(temp.string(), H5F_ACC_TRUNC);
       H5::StrType str(H5::PredType::C_S1, H5T_VARIABLE);
+      str.setCset(H5T_CSET_UTF8);  // h5py reads str
       H5::Attribute a = h5.createAttribute("spec", str, H5::DataSpace(H5S_SCALAR));
       const char* p = spec.c_str();
       a.write(str, &p);

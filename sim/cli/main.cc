@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "ground/error.h"
+#include "ground/version.h"
 #include "sim/cli/commands.h"
 
 int main(int argc, char** argv) {
@@ -19,6 +20,9 @@ int main(int argc, char** argv) {
   sassim::cli::add_sweep_command(app);
   sassim::cli::add_correlate_command(app);
   sassim::cli::add_capture_command(app);
+  sassim::cli::add_help_command(app);
+  app.set_version_flag(
+      "--version", fmt::format("sassim {} (commit {})", sassim::version(), sassim::git_commit()));
   try {
     // No subcommand at all: replay the bundled trace, as `sassim run` does.
     if (argc == 1) {
@@ -28,7 +32,11 @@ int main(int argc, char** argv) {
       app.parse(argc, argv);
     }
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end here with 0; a usage error exits 2, as the shell's tools do.
+    return app.exit(e) == 0 ? 0 : 2;
+  } catch (const sassim::UsageError& e) {
+    fmt::print(stderr, "sassim: error: {}\n", e.what());
+    return 2;
   } catch (const sassim::Error& e) {
     fmt::print(stderr, "sassim: error: {}\n", e.what());
     return 1;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ground/display_name.h"
 #include "isa/arch.h"
 #include "sim/cli/commands.h"
 #include "traces/accelsim_reader.h"
@@ -23,11 +24,13 @@ void print_info(const std::string& trace, std::size_t top) {
   for (const traces::KernelSummary& k : kernels) {
     const auto& i = k.info;
     fmt::print(
-        "kernel {} {}\n  {} tracer {}, grid ({},{},{}) block ({},{},{}), {} regs, {} B shared, "
+        "kernel {} {}\n{}  {} tracer {}, grid ({},{},{}) block ({},{},{}), {} regs, {} B shared, "
         "stream {}\n  {} CTAs, {} warps, {} warp instructions ({} memory)\n",
-        i.id, i.name, isa::arch_name(i.arch), i.tracer_version, i.grid.x, i.grid.y, i.grid.z,
-        i.block.x, i.block.y, i.block.z, i.nregs, i.shmem_bytes, i.stream_id, k.ctas, k.warps,
-        k.warp_insts, k.mem_insts);
+        i.id, demangle(i.name),
+        demangle(i.name) == i.name ? "" : fmt::format("  mangled {}\n", i.name),
+        isa::arch_name(i.arch), i.tracer_version, i.grid.x, i.grid.y, i.grid.z, i.block.x,
+        i.block.y, i.block.z, i.nregs, i.shmem_bytes, i.stream_id, k.ctas, k.warps, k.warp_insts,
+        k.mem_insts);
     total += k.warp_insts;
     for (const auto& [op, n] : k.opcode_mix) mix[op] += n;
   }

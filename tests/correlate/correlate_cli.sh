@@ -36,8 +36,8 @@ expect 1 "nvprof.log: not an HDF5 file" -- "$sassim" correlate --sim "$nvprof" -
 expect 1 "metrics_all.csv:1: the header has no \"run_id\" column" -- "$sassim" correlate --sim "$nsight" --hw "$nsight" --out "$work/x"
 expect 1 "unknown --metric \"ipc\"" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nsight" --metric ipc --out "$work/x"
 expect 1 "no simulated kernel launch matched" -- "$sassim" correlate --sim "$work/r.h5" --hw "$root/tests/data/hw/gv100-accelwattch-hwperf/hw_perf.csv" --out "$work/x"
-expect 106 "--sim is required" -- "$sassim" correlate --hw "$nsight" --out "$work/x"
-expect 105 "File does not exist" -- "$sassim" correlate --sim "$work/none.h5" --hw "$nsight" --out "$work/x"
+expect 2 "--sim is required" -- "$sassim" correlate --hw "$nsight" --out "$work/x"
+expect 2 "File does not exist" -- "$sassim" correlate --sim "$work/none.h5" --hw "$nsight" --out "$work/x"
 
 # One config point of a real sweep.
 if "$sassim" sweep --help >/dev/null 2>&1; then

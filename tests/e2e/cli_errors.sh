@@ -29,7 +29,7 @@ expect 1 "--out /nonexistent/dir/r.h5: the folder /nonexistent/dir does not exis
 expect 1 "--out r.csv: expected a file name ending in .h5 or .hdf5" -- "$sassim" run -q --out r.csv "$data/vectoradd_sm80"
 # Host threads: a count from 1 to 1024, from --threads or SASSIM_THREADS.
 expect 0 "vectoradd_sm80: binary version 80" -- "$sassim" run -q --threads 3 "$data/vectoradd_sm80"
-expect 105 "--threads: Value 0 not in range 1 to 1024" -- "$sassim" run -q --threads 0 "$data/vectoradd_sm80"
+expect 2 "--threads: Value 0 not in range 1 to 1024" -- "$sassim" run -q --threads 0 "$data/vectoradd_sm80"
 expect 1 "SASSIM_THREADS = 'two': expected a thread count from 1 to 1024" -- env SASSIM_THREADS=two "$sassim" run -q "$data/vectoradd_sm80"
 expect 0 "vectoradd_sm80: binary version 80" -- env SASSIM_THREADS=2 "$sassim" run -q "$data/vectoradd_sm80"
 # --sass: control bits from a SASS listing (a one-warp vectoradd trace of sm_80).
@@ -51,6 +51,16 @@ expect 0 "Usage" -- "$sassim" --help
 expect 0 "Usage" -- "$sassim" run --help
 expect 0 "Usage" -- "$sassim" config show --help
 expect 0 "Usage" -- "$sassim" trace info --help
+# Conventions: the version and commit, exit 2 for usage errors, help per command,
+# preset names in any case (with a suggestion when one is close).
+expect 0 "^sassim [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{12}(-modified)?|unknown)\)$" -- "$sassim" --version
+expect 2 "--bogus" -- "$sassim" --bogus
+expect 2 "The following arguments were not expected: extra b" -- "$sassim" trace info a b extra
+expect 0 "Usage: run \[OPTIONS\]" -- "$sassim" help run
+expect 0 "Subcommands:" -- "$sassim" help
+expect 2 "help: no command 'nosuch' \(commands: run, config, trace, sweep, correlate, capture\)" -- "$sassim" help nosuch
+expect 0 "name: \"NVIDIA A100-SXM4-40GB\"" -- "$sassim" config show A100
+expect 1 "unknown preset 'a10', did you mean 'a100'\?" -- "$sassim" config show a10
 expect 0 "154839 warp instructions" -- "$sassim" trace info "$root/traces/reference/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1"
 # With no arguments, from another directory, it replays the bundled V100 trace.
 expect 0 "using preset 'v100'.*|total \(16 kernels\)" -- bash -c "cd / && '$sassim'"

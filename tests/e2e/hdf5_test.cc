@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "e2e_fixtures.h"
+#include "ground/version.h"
 #include "sim/hdf5_writer.h"
 #include "tests/support/scratch_dir.h"
 
@@ -37,6 +38,7 @@ TEST(Hdf5Results, KernelsTableAndConfigReadBack) {
   ASSERT_EQ(n, results.size());
 
   H5::StrType str(H5::PredType::C_S1, H5T_VARIABLE);
+  str.setCset(H5T_CSET_UTF8);  // as written: h5py returns str
   H5::CompType type(sizeof(Row));
   type.insertMember("id", HOFFSET(Row, id), H5::PredType::NATIVE_UINT32);
   type.insertMember("name", HOFFSET(Row, name), str);
@@ -54,6 +56,26 @@ TEST(Hdf5Results, KernelsTableAndConfigReadBack) {
     EXPECT_DOUBLE_EQ(rows[k].ipc, results[k].ipc);
     std::free(rows[k].name);
   }
+
+  // The binary's release and commit, and one unit per /kernels column.
+  H5::Attribute version = h5.openAttribute("sassim_version");
+  std::string version_text;
+  version.read(version.getStrType(), version_text);
+  EXPECT_EQ(version_text, std::string(sassim::version()));
+  H5::Attribute commit = h5.openAttribute("git_commit");
+  std::string commit_text;
+  commit.read(commit.getStrType(), commit_text);
+  EXPECT_EQ(commit_text, std::string(sassim::git_commit()));
+  EXPECT_EQ(commit.getStrType().getCset(), H5T_CSET_UTF8);
+  H5::Attribute units = kernels.openAttribute("units");
+  hsize_t unit_count = 0;
+  units.getSpace().getSimpleExtentDims(&unit_count);
+  EXPECT_EQ(unit_count, static_cast<hsize_t>(kernels.getCompType().getNmembers()));
+  std::vector<char*> unit_names(unit_count);
+  units.read(units.getStrType(), unit_names.data());
+  EXPECT_STREQ(unit_names[9], "cycles");  // the cycles column
+  EXPECT_STREQ(unit_names[15], "GB/s");   // dram_gbps
+  for (char* u : unit_names) std::free(u);
 
   H5::DataSet config = h5.openDataSet("config");
   std::string text;
@@ -102,8 +124,8 @@ TEST(Hdf5Results, StatsOfSeveralSchemasAndManyKernelsShareOneSortedTable) {
   names.getSpace().getSimpleExtentDims(&n);
   ASSERT_EQ(n, 4u);
   std::vector<char*> read_names(n);
-  H5::StrType str(H5::PredType::C_S1, H5T_VARIABLE);
-  names.read(read_names.data(), str);
+  EXPECT_EQ(names.getStrType().getCset(), H5T_CSET_UTF8);
+  names.read(read_names.data(), names.getStrType());
   const std::vector<std::string> sorted = {"gpu.noc.x", "gpu.sm[0].y", "gpu.sm[1].y",
                                            "gpu.sm[2].y"};
   for (std::size_t i = 0; i < n; ++i) {

@@ -63,7 +63,8 @@ TEST(UnitCalendar, FindsTheEarliestAndTheDueUnitsInIndexOrder) {
   EXPECT_EQ(f.calendar.event(70), 2000u);
   f.calendar.clear_due();
   EXPECT_EQ(f.candidates(0, 130), std::vector<std::size_t>{});
-  for (std::size_t k : {3, 70, 129}) {  // as the engine's ticks leave them
+  for (const std::size_t k :
+       std::initializer_list<std::size_t>{3, 70, 129}) {  // as the engine's ticks leave them
     f.units[k].event = kNever;
     f.units[k].mark_changed();
   }

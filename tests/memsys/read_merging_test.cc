@@ -119,7 +119,7 @@ std::uint64_t merges_with_window(std::uint32_t window) {
   rig.sm(0).load_l1_bypass(2 * kCycle, 3, strided(kLineC, 4));
   rig.sm(1).load_l1_bypass(20 * kCycle, 4, strided(kLineA, 4));  // after C has crossed
   rig.run();
-  return rig.stats().get("gpu.l2.slice[0].merged_reads");
+  return static_cast<std::uint64_t>(rig.stats().get("gpu.l2.slice[0].merged_reads"));
 }
 
 TEST(ReadMerging, TheMergeWindowBoundsTheSearch) {

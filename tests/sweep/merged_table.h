@@ -42,7 +42,7 @@ class MergedFile {
   }
   std::vector<std::string> strings(const std::string& path) const {
     H5::DataSet ds = h5_.openDataSet(path);
-    H5::StrType str(H5::PredType::C_S1, H5T_VARIABLE);
+    const H5::StrType str = ds.getStrType();
     std::vector<char*> raw(size(ds));
     if (!raw.empty()) ds.read(raw.data(), str);
     std::vector<std::string> out;
