@@ -13,8 +13,10 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import sassim_results as sr  # noqa: E402
+# The sassim package of this repository (python/sassim), installed or not.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from sassim import SassimError, counters, plotting, read_results  # noqa: E402
+from sassim.names import kernel_labels, shorten  # noqa: E402
 
 
 def main():
@@ -27,28 +29,28 @@ def main():
     parser.add_argument("--title", help="plot title (default: the results file name)")
     args = parser.parse_args()
 
-    results = sr.read_results(args.results)
-    stack = sr.cpi_stack(results)
-    labels = sr.kernel_labels(results.kernels)
+    results = read_results(args.results)
+    stack = counters.cpi_stack(results)
+    labels = kernel_labels(results.kernels)
     keep = stack.notna().all(axis=1).to_numpy()
     if args.kernels:
         try:
             wanted = {int(k) for k in args.kernels.split(",")}
         except ValueError as e:
-            raise sr.ResultsError(
+            raise SassimError(
                 f"--kernels: expected comma-separated ids, got '{args.kernels}'"
             ) from e
         ids = results.kernels["kernel_id"].to_numpy()
         missing = wanted - set(int(i) for i in ids)
         if missing:
-            raise sr.ResultsError(f"--kernels: no kernel id {sorted(missing)[0]} in {args.results}")
+            raise SassimError(f"--kernels: no kernel id {sorted(missing)[0]} in {args.results}")
         keep &= [int(i) in wanted for i in ids]
     if not keep.any():
-        raise sr.ResultsError(f"{args.results}: no kernel with warp instructions to plot")
+        raise SassimError(f"{args.results}: no kernel with warp instructions to plot")
     stack = stack[keep]
-    labels = [sr.shorten(label, 32) for label, k in zip(labels, keep) if k]
+    labels = [shorten(label, 32) for label, k in zip(labels, keep) if k]
 
-    plt = sr.pyplot()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(max(6.0, 0.45 * len(labels) + 3), 5.5))
     bottom = [0.0] * len(labels)
     colors = plt.get_cmap("tab20").colors
@@ -68,4 +70,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sr.run_tool(main)
+    plotting.run_tool(main)

@@ -20,8 +20,10 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import sassim_results as sr  # noqa: E402
+# The sassim package of this repository (python/sassim), installed or not.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from sassim import plotting, read_results, roofline  # noqa: E402
+from sassim.names import shorten  # noqa: E402
 
 
 def main():
@@ -37,10 +39,10 @@ def main():
     parser.add_argument("--title", help="plot title (default: the results file name)")
     args = parser.parse_args()
 
-    results = sr.read_results(args.results)
+    results = read_results(args.results)
     types = args.flops.split(",") if args.flops else None
-    bandwidth, fp32_peak, _ = sr.roofline_ceilings(results.config, f"{args.results}:/config")
-    points = sr.roofline_points(results, types)
+    bandwidth, fp32_peak, _ = roofline.roofline_ceilings(results.config, f"{args.results}:/config")
+    points = roofline.roofline_points(results, types)
     placed = points[(points["flops"] > 0) & (points["seconds"] > 0)]
     finite = placed[placed["intensity"] != math.inf]
     no_dram = placed[placed["intensity"] == math.inf]
@@ -49,7 +51,7 @@ def main():
     ridge = fp32_peak / bandwidth
     lo = min([ridge / 100] + list(finite["intensity"] / 2))
     hi = max([ridge * 100] + list(finite["intensity"] * 2))
-    plt = sr.pyplot()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 5.5))
     xs = [lo * (hi / lo) ** (i / 200) for i in range(201)]
     ax.plot(xs, [min(fp32_peak, bandwidth * x) for x in xs], color="black", linewidth=1.5)
@@ -67,7 +69,7 @@ def main():
     if len(shown) <= 20:
         for p in shown:
             x = hi if p.intensity == math.inf else p.intensity
-            ax.annotate(sr.shorten(p.label, 28), (x, p.flop_per_s), fontsize=7,
+            ax.annotate(shorten(p.label, 28), (x, p.flop_per_s), fontsize=7,
                         xytext=(4, 4), textcoords="offset points")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -91,4 +93,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sr.run_tool(main)
+    plotting.run_tool(main)

@@ -17,8 +17,10 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import sassim_results as sr  # noqa: E402
+# The sassim package of this repository (python/sassim), installed or not.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from sassim import SassimError, plotting, sweep  # noqa: E402
+from sassim.names import shorten  # noqa: E402
 
 
 def main():
@@ -34,28 +36,28 @@ def main():
     parser.add_argument("-o", "--out", default="sweep.png", help="PNG to write")
     args = parser.parse_args()
 
-    table = sr.read_sweep_table(args.table)
-    axes = sr.sweep_axes(table)
+    table = sweep.read_sweep_table(args.table)
+    axes = sweep.sweep_axes(table)
     param = args.param
     if param is None:
         if len(axes) != 1:
-            raise sr.ResultsError(
+            raise SassimError(
                 f"{args.table}: choose the x axis with --param; swept parameters: "
                 f"{', '.join(axes) or 'none'}"
             )
         param = axes[0]
-    series = sr.sweep_series(table, param, args.stat, args.kernel)
+    series = sweep.sweep_series(table, param, args.stat, args.kernel)
 
-    plt = sr.pyplot()
+    plt = plotting.pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 5))
-    categorical = not all(sr.is_numeric(xs) for xs, _ in series.values())
+    categorical = not all(sweep.is_numeric(xs) for xs, _ in series.values())
     categories = []
     if categorical:
         for xs, _ in series.values():
             categories += [str(x) for x in xs if str(x) not in categories]
     for label, (xs, ys) in series.items():
         x = [categories.index(str(v)) for v in xs] if categorical else xs
-        ax.plot(x, ys, marker="o", label=sr.shorten(label, 60))
+        ax.plot(x, ys, marker="o", label=shorten(label, 60))
     if categorical:
         ax.set_xticks(range(len(categories)))
         ax.set_xticklabels(categories)
@@ -73,4 +75,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sr.run_tool(main)
+    plotting.run_tool(main)

@@ -1,0 +1,47 @@
+"""Roofline ceilings of a config and each kernel's place under them."""
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from .config_text import config_number
+from .counters import flops
+from .names import kernel_labels
+
+
+def roofline_ceilings(config, source="config"):
+    """Returns (peak DRAM bytes/s, peak FP32 FLOP/s, core clock Hz) of a flat config:
+    bandwidth = dram.channels * dram.bus_width_bits / 8 * dram.data_rate_mtps * 1e6;
+    FP32 = num_sms * sm.sub_cores * (32 / sm.units.fp32.initiation_interval_cycles) * 2 * clock
+    (an FMA is two FLOPs). SassimError naming a missing field."""
+    def n(path):
+        return config_number(config, path, source)
+
+    clock_hz = n("clocks.core_mhz") * 1e6
+    bandwidth = n("dram.channels") * n("dram.bus_width_bits") / 8 * n("dram.data_rate_mtps") * 1e6
+    fp32 = (n("num_sms") * n("sm.sub_cores") * (32 / n("sm.units.fp32.initiation_interval_cycles"))
+            * 2 * clock_hz)
+    return bandwidth, fp32, clock_hz
+
+
+def roofline_points(results, types=None):
+    """Returns a DataFrame per kernel of a Results: label, flops, dram_bytes, seconds
+    (cycles / core clock), flop_per_s, intensity (FLOP per DRAM byte; inf without DRAM
+    traffic)."""
+    _, _, clock_hz = roofline_ceilings(results.config, f"{results.file}:/config")
+    total = flops(results, types)
+    cycles = results.kernels["cycles"].to_numpy(dtype=float)
+    dram = results.kernels["dram_bytes"].to_numpy(dtype=float)
+    seconds = cycles / clock_hz
+    with np.errstate(divide="ignore", invalid="ignore"):
+        flop_per_s = np.where(seconds > 0, total / seconds, 0.0)
+        intensity = np.where(dram > 0, total / dram, math.inf)
+    return pd.DataFrame({
+        "label": kernel_labels(results.kernels),
+        "flops": total,
+        "dram_bytes": dram,
+        "seconds": seconds,
+        "flop_per_s": flop_per_s,
+        "intensity": intensity,
+    })
