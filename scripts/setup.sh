@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs every Debian package sassim needs (Debian 12), then configures and builds
-# it in build/. Idempotent: packages already present are not fetched again.
+# Installs every Debian package sassim needs (Debian 12), makes the Python package
+# (python/) importable in .venv (scripts/install-python.sh), then configures and builds
+# sassim in build/. Idempotent: packages already present are not fetched again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,7 @@ packages=(
   liblzma-dev libzstd-dev xz-utils
   libgtest-dev libgmock-dev
   python3 python3-h5py python3-numpy python3-matplotlib python3-pandas
+  python3-venv python3-setuptools python3-wheel
   slurm-wlm munge
 )
 
@@ -25,6 +27,8 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+scripts/install-python.sh
 
 build_type="${SASSIM_BUILD_TYPE:-Release}"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
