@@ -2,6 +2,7 @@
 
 #include <H5Cpp.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
@@ -50,6 +51,16 @@ SimRun read_hdf5(const std::string& file) {
         fmt::format("{}: no /kernels table; expected a results file written by "
                     "`sassim run --out FILE.h5` (docs/RESULTS.md)",
                     file));
+  }
+  if (h5.attrExists("partial")) {
+    std::uint8_t partial = 0;
+    h5.openAttribute("partial").read(H5::PredType::NATIVE_UINT8, &partial);
+    if (partial != 0) {
+      throw Error(fmt::format(
+          "{}: the run was stopped before its end (attribute partial = 1) and holds only "
+          "the kernels finished by then; replay the trace to its end to correlate it",
+          file));
+    }
   }
   run.trace = read_string_attribute(h5, "trace");
   run.config_name = read_string_attribute(h5, "config_name");

@@ -131,3 +131,32 @@ for entry in "${traces[@]}"; do
   fi
   unset best_ips best_cps best_ms best_mem
 done
+
+# The cost of a launch itself: CPU seconds of 2,000 launches of the trace's smallest
+# kernel (kernel-8: one CTA, 48 warp instructions) minus those of 1,000, over 1,000. It
+# bounds the fixed cost per launch from above (each launch's short simulation included;
+# start-up cancels out). Best of the repeats.
+for n in 1000 2000; do
+  mkdir -p "$work/launch-$n"
+  for ((i = 0; i < n; i++)); do echo "$gemm/kernel-8.traceg"; done >"$work/launch-$n/kernelslist.g"
+done
+cpu_seconds() {
+  /usr/bin/time -f "cpu %U %S" "$1" run -q --config a100 "$2" 2>&1 >/dev/null |
+    awk '/^cpu / { print $2 + $3 }'
+}
+declare -a launch_ms=()
+for ((i = 0; i < repeats; i++)); do
+  for b in "${!binaries[@]}"; do
+    one="$(cpu_seconds "${binaries[$b]}" "$work/launch-1000")"
+    two="$(cpu_seconds "${binaries[$b]}" "$work/launch-2000")"
+    ms="$(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.3f", (b - a) }')"  # s / 1000 = ms
+    if [[ -z "${launch_ms[$b]:-}" ]] || awk -v a="$ms" -v b="${launch_ms[$b]}" 'BEGIN { exit !(a < b) }'; then
+      launch_ms[b]="$ms"
+    fi
+  done
+done
+if ((${#binaries[@]} == 1)); then
+  echo "cpu ms per launch (2,000 - 1,000 launches of a 48-instruction kernel, a100): ${launch_ms[0]}"
+else
+  echo "cpu ms per launch (2,000 - 1,000 launches of a 48-instruction kernel, a100): old ${launch_ms[0]}, new ${launch_ms[1]}"
+fi

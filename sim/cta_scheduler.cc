@@ -121,6 +121,8 @@ void CtaScheduler::cta_retired(std::uint32_t /*sm_id*/, const KernelContext& ker
   const std::lock_guard lock(retire_mutex_);
   mark_changed();
   if (Running* k = find(kernel)) --k->in_flight;
+  if (kernel.progress != nullptr)
+    kernel.progress->ctas_retired.fetch_add(1, std::memory_order_relaxed);
   if (any_waiting()) wake_ = true;
 }
 

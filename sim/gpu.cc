@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -268,14 +269,19 @@ void Gpu::run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
   update_tiles(running);
   std::uint64_t steps = 0;
   engine_.run_until([&] {
-    if (progress_ && (++steps & 0xffff) == 0) {
-      progress_({kernels_done_, &running.front()->trace->info(), core_cycle(), total_warp_insts()});
+    if ((++steps & 0x3ff) == 0) {
+      if (stop_ && stop_()) {
+        stopped_ = true;
+        return true;
+      }
+      if (progress_) progress_(progress_event(running.front().get()));
     }
     for (const auto& launch : running) {
       if (finished(*launch, running.size())) return true;
     }
     return false;
   });
+  if (stopped_) return;
   // Every launch that is done at this cycle finishes now, in launch order.
   const std::size_t count = running.size();
   for (auto it = running.begin(); it != running.end();) {
@@ -302,8 +308,23 @@ KernelResult Gpu::run_kernel(traces::KernelTrace& kernel) {
   return finish(*done.front());
 }
 
-std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCallback& progress) {
+ProgressEvent Gpu::progress_event(const Launch* current) const {
+  ProgressEvent e{kernels_done_, kernels_total_, 0, 0, nullptr, core_cycle(), total_warp_insts()};
+  if (current != nullptr) {
+    const traces::Dim3& grid = current->trace->info().grid;
+    e.current = &current->trace->info();
+    e.ctas_done = current->progress.ctas_retired.load(std::memory_order_relaxed);
+    e.ctas_total = std::uint64_t{grid.x} * grid.y * grid.z;
+  }
+  return e;
+}
+
+std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCallback& progress,
+                                   const StopRequest& stop) {
   progress_ = progress;
+  stop_ = stop;
+  stopped_ = false;
+  kernels_total_ = workload.kernel_count().value_or(0);
   LaunchGraph graph;
   std::vector<std::unique_ptr<Launch>> pending, running, done;
   std::vector<std::optional<KernelResult>> results;
@@ -311,7 +332,11 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
   bool end_of_trace = false;
   const std::size_t max_running = config_.simulation().max_concurrent_kernels();
 
-  while (true) {
+  while (!stopped_) {
+    if (stop_ && stop_()) {
+      stopped_ = true;
+      break;
+    }
     // Read ahead while launches could start (a held copy stops reading).
     while (!end_of_trace && !held_copy && pending.size() + running.size() < max_running) {
       std::optional<traces::Command> command = workload.next();
@@ -354,25 +379,30 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
         throw Error("internal: kernel launches wait on each other with nothing running");
       }
       if (held_copy) {
-        memcpy_to_device(held_copy->address, held_copy->bytes);
-        held_copy.reset();
+        const traces::MemcpyHtoD copy = *std::exchange(held_copy, std::nullopt);
+        memcpy_to_device(copy.address, copy.bytes);
         continue;
       }
       if (end_of_trace) break;
       continue;
     }
     run_until_one_finishes(running, done);
+    if (stopped_) break;
     for (auto& launch : done) {
       graph.mark_done(launch->order);
       results[launch->order] = finish(*launch);
-      if (progress_) progress_({kernels_done_, nullptr, core_cycle(), total_warp_insts()});
+      if (progress_) progress_(progress_event(nullptr));
     }
     done.clear();
   }
   progress_ = {};
+  stop_ = {};
+  // Stopped: the kernels finished so far, in launch order (those still running are dropped).
   std::vector<KernelResult> out;
   out.reserve(results.size());
-  for (auto& r : results) out.push_back(std::move(*r));
+  for (auto& r : results) {
+    if (r) out.push_back(std::move(*r));
+  }
   return out;
 }
 

@@ -27,18 +27,27 @@ namespace sassim::sim {
 // Called after each kernel (results so far) and periodically during one.
 struct ProgressEvent {
   std::uint64_t kernels_done = 0;
+  std::uint64_t kernels_total = 0;  // 0: not known
+  // The oldest running kernel's CTAs retired and in its grid (0 and 0 between kernels).
+  std::uint64_t ctas_done = 0, ctas_total = 0;
   const traces::KernelInfo* current = nullptr;  // null between kernels
   std::uint64_t cycle = 0;
   std::uint64_t warp_insts = 0;  // issued so far in the whole run
 };
 using ProgressCallback = std::function<void(const ProgressEvent&)>;
+// Asked between kernels and every 1,024 engine steps: true stops the run, which returns
+// the kernels finished so far (Gpu::stopped() then says so).
+using StopRequest = std::function<bool()>;
 
 class Gpu {
  public:
   explicit Gpu(const config::GpuConfig& config);
   ~Gpu();
 
-  std::vector<KernelResult> run(traces::Workload& workload, const ProgressCallback& progress = {});
+  std::vector<KernelResult> run(traces::Workload& workload, const ProgressCallback& progress = {},
+                                const StopRequest& stop = {});
+  // Whether the last run() ended on a stop request, before the end of its workload.
+  bool stopped() const { return stopped_; }
   // Runs one kernel alone (after whatever ran before).
   KernelResult run_kernel(traces::KernelTrace& kernel);
   void memcpy_to_device(std::uint64_t address, std::uint64_t bytes);
@@ -77,6 +86,7 @@ class Gpu {
   void declare_wakes(const std::vector<Sm*>& sms);
   // Groups the SMs by GPC while a running kernel has clusters, else one tile per SM.
   void update_tiles(const std::vector<std::unique_ptr<Launch>>& running);
+  ProgressEvent progress_event(const Launch* current) const;  // current: null between kernels
   void run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
                               std::vector<std::unique_ptr<Launch>>& finished_launches);
 
@@ -93,6 +103,9 @@ class Gpu {
   std::unique_ptr<KernelSummary> summary_;
   std::uint64_t launches_ = 0;  // launches prepared so far (KernelContext::launch_seq)
   ProgressCallback progress_;
+  StopRequest stop_;
+  bool stopped_ = false;
+  std::uint64_t kernels_total_ = 0;
   std::uint64_t kernels_done_ = 0;
   std::vector<traces::sass::Listing> listings_;
 };

@@ -259,6 +259,12 @@ void write_hdf5(const std::filesystem::path& file, const RunInfo& run,
     write_string_attribute(h5, "trace", run.trace);
     write_string_attribute(h5, "config_name", run.config_name);
     {
+      const std::uint8_t partial = run.partial ? 1 : 0;
+      H5::Attribute a =
+          h5.createAttribute("partial", H5::PredType::NATIVE_UINT8, H5::DataSpace(H5S_SCALAR));
+      a.write(H5::PredType::NATIVE_UINT8, &partial);
+    }
+    {
       const H5::StrType str = utf8_string();
       H5::DataSet cfg = h5.createDataSet("config", str, H5::DataSpace(H5S_SCALAR));
       const char* p = run.config_text.c_str();

@@ -23,6 +23,7 @@ struct RunInfo {
   std::string config_name;
   std::string config_text;
   std::uint32_t num_sms = 0;
+  bool partial = false;  // the run was stopped: the kernels finished before the stop
 };
 
 // Throws sassim::Error when the file cannot be written.

@@ -39,6 +39,7 @@ struct KernelContext {
   // to them.
   struct Progress {
     std::atomic<std::uint64_t> warp_insts{0};
+    std::atomic<std::uint64_t> ctas_retired{0};
   };
 
   const traces::KernelInfo* info = nullptr;

@@ -40,6 +40,8 @@ class AccelsimWorkload final : public Workload {
     return first_info_;
   }
 
+  std::optional<std::size_t> kernel_count() const override { return kernels_; }
+
   std::string description() const override {
     return fmt::format("Accel-Sim trace {} ({} kernels, {} memory copies)", list_.string(),
                        kernels_, entries_.size() - kernels_);

@@ -129,6 +129,8 @@ class Workload {
   // Kernel header of the first kernel, for choosing a preset without consuming it.
   virtual std::optional<KernelInfo> first_kernel_info() = 0;
   virtual std::string description() const = 0;
+  // Kernel launches in the whole workload, when known before reading them (progress).
+  virtual std::optional<std::size_t> kernel_count() const { return std::nullopt; }
 };
 
 }  // namespace sassim::traces

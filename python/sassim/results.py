@@ -71,6 +71,8 @@ def _read(f, path):
     stats = pd.DataFrame(values, columns=names)
     config = parse_config_text(text(f["config"][()]), f"{path}:/config")
     attributes = {a: text(f.attrs[a]) for a in ATTRIBUTES if a in f.attrs}
+    # A run stopped by SIGINT or SIGTERM holds only the kernels it finished.
+    attributes["partial"] = bool(f.attrs["partial"]) if "partial" in f.attrs else False
     return Results(path, kernels, stats, config, attributes)
 
 
@@ -81,7 +83,8 @@ def load_results(path, counters=False):
     ("sm.scheduler.policy", "clocks.core_mhz"; see parse_config_text), the same value
     on every row; with counters=True, then one float column per counter of /stats
     ("gpu.sm[3].warp_insts"). `df.attrs` holds `file` and the root attributes
-    (sassim_version, git_commit, trace, config_name). SassimError naming the path
+    (sassim_version, git_commit, trace, config_name; partial, True when the run was
+    stopped before its end). SassimError naming the path
     when the file cannot be read."""
     results = read_results(path)
     return tidy_frame(results, counters)

@@ -4,6 +4,12 @@
 
 namespace sassim::cli {
 
+// Thrown by a command that ends early with a status of its own (a run stopped by a
+// signal: 128 + the signal); main() returns `status`.
+struct ExitStatus {
+  int status;
+};
+
 void add_run_command(CLI::App& app);
 void add_config_command(CLI::App& app);
 void add_trace_command(CLI::App& app);

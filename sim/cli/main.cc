@@ -34,6 +34,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version end here with 0; a usage error exits 2, as the shell's tools do.
     return app.exit(e) == 0 ? 0 : 2;
+  } catch (const sassim::cli::ExitStatus& e) {
+    std::fflush(stdout);
+    return e.status;
   } catch (const sassim::UsageError& e) {
     fmt::print(stderr, "sassim: error: {}\n", e.what());
     return 2;

@@ -1,8 +1,11 @@
 // `sassim run TRACE [--config PRESET|FILE] [--set PATH=VALUE]... [--sass LISTING]...
 // [--out FILE.h5] [--threads N]`
+#include <signal.h>
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -31,13 +34,47 @@
 namespace sassim::cli {
 namespace {
 
+// The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has. A signal
+// handler can only set a flag of this type; the run polls it.
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void request_stop(int signal) {
+  g_stop_signal = signal;
+}
+
+// While alive, SIGINT and SIGTERM ask the run to stop instead of killing the process; a
+// second signal kills it as usual.
+class StopOnSignals {
+ public:
+  StopOnSignals() {
+    g_stop_signal = 0;
+    struct sigaction action {};
+    action.sa_handler = request_stop;
+    action.sa_flags = static_cast<int>(SA_RESETHAND);
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~StopOnSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {
+  }, old_term_{};
+};
+
 struct RunOptions {
   std::string trace;
   std::string config;
   std::vector<std::string> overrides;
   std::vector<std::string> listings;
   std::string out;
-  unsigned threads = 0;  // 0: one per host core
+  unsigned threads = 0;          // 0: one per host core
+  unsigned progress_every = 30;  // seconds between progress lines when stderr is no terminal
   bool quiet = false;
 };
 
@@ -83,19 +120,36 @@ void run(const RunOptions& options) {
   gpu.set_threads(threads);
   gpu.set_sass_listings(std::move(listings));
   std::vector<sim::KernelResult> results;
+  const std::optional<std::size_t> kernels_total = workload->kernel_count();
+  int stop_signal = 0;
   {
-    Progress progress(!options.quiet);
-    results = gpu.run(*workload, [&](const sim::ProgressEvent& e) { progress.update(e); });
+    const StopOnSignals signals;
+    Progress progress(Progress::mode_for_stderr(!options.quiet),
+                      std::chrono::seconds(options.progress_every));
+    results = gpu.run(
+        *workload, [&](const sim::ProgressEvent& e) { progress.update(e); },
+        [] { return g_stop_signal != 0; });
+    stop_signal = gpu.stopped() ? static_cast<int>(g_stop_signal) : 0;
+  }
+  if (stop_signal != 0) {
+    fmt::print(stderr, "sassim: stopped by {} after {}{} kernels{}\n",
+               stop_signal == SIGINT ? "SIGINT" : "SIGTERM", results.size(),
+               kernels_total ? fmt::format(" of {}", *kernels_total) : "",
+               options.out.empty()
+                   ? ""
+                   : fmt::format("; writing them to {}, marked partial", options.out));
   }
   sim::print_summary(stdout, results);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   fmt::print("peak memory {:.1f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
   if (!options.out.empty()) {
-    sim::RunInfo info{trace, config_name, config::to_text(gpu_config), gpu_config.num_sms()};
+    sim::RunInfo info{trace, config_name, config::to_text(gpu_config), gpu_config.num_sms(),
+                      stop_signal != 0};
     sim::write_hdf5(options.out, info, results);
-    fmt::print("results written to {}\n", options.out);
+    fmt::print("results written to {}{}\n", options.out, stop_signal != 0 ? " (partial)" : "");
   }
+  if (stop_signal != 0) throw ExitStatus{128 + stop_signal};
 }
 
 }  // namespace
@@ -125,6 +179,11 @@ void add_run_command(CLI::App& app) {
                   "default: SASSIM_THREADS, else one per core")
       ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("-q,--quiet", options->quiet, "no progress display");
+  cmd->add_option("--progress-every", options->progress_every,
+                  "when stderr is not a terminal (a log, a batch job): seconds between progress "
+                  "lines (default 30)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(1u, 86400u));
   cmd->callback([options] { run(*options); });
 }
 

@@ -28,6 +28,10 @@ expect 0 "4467.75" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nvprof" --nu
 expect 0 "8935.5" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nvprof" --num-sms 10 --out "$work/nvprof"
 expect 0 "gpu__time_duration x 1759 MHz" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nsight" --hw-metric gpu__time_duration --out "$work/t"
 expect 0 "Usage" -- "$sassim" correlate --help
+# A run stopped before its end (SIGINT, SIGTERM) is refused: its sums would miss kernels.
+cp "$work/r.h5" "$work/partial.h5"
+/usr/bin/python3 -c 'import sys, h5py; h5py.File(sys.argv[1], "r+").attrs.modify("partial", 1)' "$work/partial.h5"
+expect 1 "partial.h5: the run was stopped before its end \(attribute partial = 1\)" -- "$sassim" correlate --sim "$work/partial.h5" --hw "$nsight" --out "$work/p"
 
 echo "foo,bar" >"$work/unknown.csv"
 expect 1 "unknown.csv:1: unknown hardware measurement format" -- "$sassim" correlate --sim "$work/r.h5" --hw "$work/unknown.csv" --out "$work/x"

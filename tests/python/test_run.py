@@ -35,6 +35,7 @@ class Run(unittest.TestCase):
         self.assertEqual(list(self.df["kernel_id"]), [int(i) for i in kernels["id"]])
         self.assertEqual(self.df["kernel_name"][0], "_Z8mult_gpuIfEvPT_S1_S1_ii")
         self.assertEqual(self.df.attrs["config_name"], "gtx1080")
+        self.assertIs(self.df.attrs["partial"], False)
         self.assertEqual(self.df.attrs["file"], self.path)
 
     def test_config_columns_equal_the_preset(self):
