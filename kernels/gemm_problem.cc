@@ -1,6 +1,7 @@
 #include "kernels/gemm_problem.h"
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,10 @@ GemmProblem parse_gemm_problem(ParamValues values, std::string_view kernel, uint
                                uint32_t tile_n, uint32_t tile_k) {
   require_at_most(values, 3, kernel);
   const std::string name(kernel);
+  if (values.size() == 2) {
+    // M alone is a square problem; M and N without K is ambiguous.
+    throw std::invalid_argument(name + " takes M (a square problem) or M N K: found 2 values");
+  }
   GemmProblem p;
   p.m = param_u32(values, 0, p.m, name + " M");
   p.n = param_u32(values, 1, p.m, name + " N");

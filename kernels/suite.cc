@@ -89,7 +89,12 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   if (kernel == flash_attention::kKernel) {
     return flash_attention::launch(flash_attention::parse_problem(values));
   }
-  throw std::invalid_argument("unknown suite kernel '" + std::string(kernel) + "'");
+  std::string known;
+  for (const std::string_view name : suite_kernels())
+    known += (known.empty() ? "" : ", ") + std::string(name);
+  for (const std::string_view name : ubench::kernels()) known += ", " + std::string(name);
+  throw std::invalid_argument("unknown suite kernel '" + std::string(kernel) +
+                              "'; the kernels: " + known);
 }
 
 Launch describe_launch(const SuiteEntry& entry) {

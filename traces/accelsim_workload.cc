@@ -1,4 +1,7 @@
 // open_accelsim_workload / open_accelsim_kernel (traces/accelsim_reader.h).
+#include <cstring>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "ground/error.h"
@@ -77,6 +80,16 @@ std::unique_ptr<Workload> open_accelsim_workload(const std::filesystem::path& tr
         fmt::format("{}: no such file or folder: expected a kernelslist.g or a folder "
                     "holding one",
                     trace.string()));
+  }
+  // One kernel file given as the trace: a list of that kernel alone.
+  const std::string name = trace.filename().string();
+  for (const char* suffix : {".traceg", ".traceg.xz", ".traceg.zst"}) {
+    if (name.size() > std::strlen(suffix) && name.ends_with(suffix) &&
+        std::filesystem::is_regular_file(trace, ec)) {
+      return std::make_unique<AccelsimWorkload>(
+          trace, std::vector<ListEntry>{KernelFile{trace, 0}},
+          store != nullptr ? std::move(store) : default_trace_store());
+    }
   }
   auto entries = read_kernelslist(list);
   return std::make_unique<AccelsimWorkload>(

@@ -87,7 +87,8 @@ void run_capture(const CaptureCliOptions& o) {
       "captured {} (sm_{}) from {}: {} CTAs, {} warp instructions in {:.2f} s ({:.2f} M/s){}\n",
       o.kernel, options.sm_version, path.string(), r.ctas, r.warp_insts, seconds,
       seconds > 0 ? static_cast<double>(r.warp_insts) / seconds / 1e6 : 0.0,
-      o.out.empty() ? "" : fmt::format(" -> {}/kernelslist.g", o.out));
+      o.out.empty() ? "; no trace written (-o FOLDER writes one)"
+                    : fmt::format(" -> {}/kernelslist.g", o.out));
   if (o.check) {
     const emu::SuiteCheck c = emu::check_suite_outputs(launch, values, buffers);
     if (!c.ok) throw Error(fmt::format("--check failed: {}", c.message));

@@ -20,6 +20,7 @@
 #include "configs/config_loader.h"
 #include "configs/derived.h"
 #include "ground/error.h"
+#include "isa/arch.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output_check.h"
 #include "sim/cli/paths.h"
@@ -92,6 +93,20 @@ unsigned host_threads(unsigned asked) {
   return std::max(std::thread::hardware_concurrency(), 1u);
 }
 
+// A trace compiled for one architecture replayed on another's config runs (its SASS is
+// timed by the config's units) but is rarely meant: say so, naming both.
+void warn_on_other_arch(traces::Workload& workload, const std::string& trace,
+                        const std::string& config_name, const config::GpuConfig& gpu_config) {
+  const std::optional<traces::KernelInfo> first = workload.first_kernel_info();
+  const std::optional<isa::Arch> arch = isa::arch_from_name(gpu_config.arch());
+  if (!first || !arch || first->arch == *arch) return;
+  fmt::print(stderr,
+             "sassim: warning: {} was compiled for {} (binary version {}); config '{}' is {} "
+             "({})\n",
+             trace, isa::arch_name(first->arch), first->binary_version, config_name,
+             gpu_config.arch(), gpu_config.name());
+}
+
 void run(const RunOptions& options) {
   if (!options.out.empty()) check_results_path(options.out);
   const unsigned threads = host_threads(options.threads);
@@ -112,6 +127,7 @@ void run(const RunOptions& options) {
                config_name);
   }
   const config::GpuConfig gpu_config = config::load_config(config_name, options.overrides);
+  warn_on_other_arch(*workload, trace, config_name, gpu_config);
   fmt::print("simulating {} ({} SMs, {} MHz)\n", gpu_config.name(), gpu_config.num_sms(),
              gpu_config.clocks().core_mhz());
   std::fflush(stdout);
@@ -160,7 +176,8 @@ void add_run_command(CLI::App& app) {
       "run",
       "Replay a trace on a GPU model and print per-kernel results (with no TRACE: a bundled "
       "real V100 trace of Rodinia BFS)");
-  cmd->add_option("trace", options->trace, "kernelslist.g, or a folder holding one");
+  cmd->add_option("trace", options->trace,
+                  "kernelslist.g, a folder holding one, or one kernel-N.traceg[.xz|.zst]");
   cmd->add_option("-c,--config", options->config,
                   "preset name (v100, a100, h100, h200, rtx2060, rtx3070, gtx1080, ...) or config "
                   "file; default: the preset matching the trace's binary version");

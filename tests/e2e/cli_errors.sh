@@ -21,6 +21,9 @@ expect 0 "latency_cycles: 9" -- "$sassim" config show v100 --set sm.units.fp32.l
 # One value per -s: what follows stays positional.
 expect 0 "latency_cycles: 9" -- "$sassim" config show --set sm.units.fp32.latency_cycles=9 v100
 expect 0 "vectoradd_sm80: binary version 80" -- "$sassim" run -q -s sm.units.fp32.latency_cycles=9 "$data/vectoradd_sm80"
+# One kernel file as the trace; a trace of one architecture on another's config warns.
+expect 0 "kernel-1.traceg: binary version 80, using preset 'a100'" -- "$sassim" run -q "$data/vectoradd_sm80/kernel-1.traceg"
+expect 0 "warning: .*vectoradd_sm80 was compiled for sm_80 \\(binary version 80\\); config 'v100' is sm_70" -- "$sassim" run -q -c v100 "$data/vectoradd_sm80"
 expect 1 "no presets in /nonexistent/configs/presets" -- env SASSIM_HOME=/nonexistent "$sassim" config list
 # Output errors are errors: stdout on a full device.
 expect 1 "cannot write the standard output: No space left on device" -- bash -c "'$sassim' config list >/dev/full"

@@ -18,7 +18,9 @@ expect 0 "1024 warp instructions" -- "$sassim" trace info "$work/vadd"
 expect 0 "total \(1 kernels\)" -- "$sassim" run -q "$work/vadd" --config a100
 expect 0 "values match" -- \
   "$sassim" capture reduce_sum 8192 4 --listing "$listings/sm_90/reduce_sum.sass" --check
-expect 1 "unknown suite kernel 'nosuch'" -- "$sassim" capture nosuch
+expect 1 "unknown suite kernel 'nosuch'; the kernels: vectoradd, saxpy, .*sgemm_tiled.*ubench_mem_lat" -- "$sassim" capture nosuch
+expect 1 "sgemm_tiled takes M \\(a square problem\\) or M N K: found 2 values" -- "$sassim" capture sgemm_tiled 64 64
+expect 0 "1 CTAs, 15040 warp instructions.*; no trace written \\(-o FOLDER writes one\\)" -- "$sassim" capture sgemm_tiled 64
 expect 1 "no/such.*not a listing" -- "$sassim" capture vectoradd 256 --listing "$root/no/such"
 expect 1 "no function saxpy" -- \
   "$sassim" capture saxpy 256 --listing "$listings/sm_80/vectoradd.sass"
