@@ -3,7 +3,8 @@
 
     scripts/compare_results.py A.h5 B.h5
         compares two results files (docs/RESULTS.md): every attribute and dataset,
-        bit for bit, except the host time (/kernels host_seconds).
+        bit for bit, except the host time (/kernels host_seconds) and the attributes
+        naming the build (git_commit, sassim_version); a file without `partial` is whole.
     scripts/compare_results.py --run OLD_SASSIM NEW_SASSIM [PRESET TRACE]...
         runs both binaries with --out on each trace (default: every bundled reference
         trace on its preset, a 1,000-launch workload of the a100 PyTorch helper
@@ -40,6 +41,10 @@ DEFAULT_RUNS = [
     ("v100", "tests/data/traces/small_workload"),
 ]
 IGNORED_FIELDS = {"host_seconds"}
+# Which build wrote a file, not what it computed.
+IGNORED_ATTRIBUTES = {"git_commit", "sassim_version"}
+# Attributes that files written before them lack, with the value such files mean.
+ATTRIBUTE_DEFAULTS = {"partial": 0}
 
 
 def write_many_kernels(folder, repeats=125):
@@ -70,8 +75,10 @@ def compare_files(path_a, path_b):
     """Differences between two results files, as messages (empty when identical)."""
     problems = []
     with h5py.File(path_a, "r") as a, h5py.File(path_b, "r") as b:
-        for key in sorted(set(a.attrs) | set(b.attrs)):
-            if key not in a.attrs or key not in b.attrs or a.attrs[key] != b.attrs[key]:
+        for key in sorted((set(a.attrs) | set(b.attrs)) - IGNORED_ATTRIBUTES):
+            value_a = a.attrs.get(key, ATTRIBUTE_DEFAULTS.get(key))
+            value_b = b.attrs.get(key, ATTRIBUTE_DEFAULTS.get(key))
+            if value_a is None or value_b is None or value_a != value_b:
                 problems.append(f"attribute {key} differs")
         items = {}
         for name, f in (("a", a), ("b", b)):
