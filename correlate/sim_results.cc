@@ -11,6 +11,7 @@
 
 #include "correlate/csv_table.h"
 #include "ground/error.h"
+#include "ground/file_seal.h"
 
 namespace sassim::correlate {
 namespace {
@@ -44,6 +45,7 @@ SimRun read_hdf5(const std::string& file) {
                     "`sassim run --out FILE.h5`",
                     file));
   }
+  check_seal(file);  // a damaged file is an error here, not a crash inside HDF5
   SimRun run{file, "", "", std::nullopt, {}};
   H5::H5File h5(file, H5F_ACC_RDONLY);
   if (!h5.nameExists("kernels")) {

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "ground/error.h"
+#include "ground/file_seal.h"
 #include "ground/version.h"
 
 namespace sassim::sim {
@@ -253,7 +254,9 @@ void write_hdf5(const std::filesystem::path& file, const RunInfo& run,
                 const std::vector<KernelResult>& results) {
   try {
     H5::Exception::dontPrint();
-    H5::H5File h5(file.string(), H5F_ACC_TRUNC);
+    H5::FileCreatPropList create;
+    create.setUserblock(kSealBytes);  // the seal (ground/file_seal.h), written after closing
+    H5::H5File h5(file.string(), H5F_ACC_TRUNC, create);
     write_string_attribute(h5, "sassim_version", std::string(version()));
     write_string_attribute(h5, "git_commit", std::string(git_commit()));
     write_string_attribute(h5, "trace", run.trace);
@@ -275,6 +278,7 @@ void write_hdf5(const std::filesystem::path& file, const RunInfo& run,
   } catch (const H5::Exception& e) {
     throw Error(fmt::format("{}: cannot write results: {}", file.string(), e.getDetailMsg()));
   }
+  write_seal(file);
 }
 
 }  // namespace sassim::sim

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "ground/error.h"
+#include "ground/file_seal.h"
 
 namespace sassim::sweep {
 
@@ -91,6 +92,7 @@ Column read_member(const H5::DataSet& ds, const H5::CompType& file_type, unsigne
 
 RunResults read_run_results(const std::filesystem::path& file) {
   RunResults results;
+  check_seal(file);  // a damaged file is an error here, not a crash inside HDF5
   try {
     H5::Exception::dontPrint();
     H5::H5File h5(file.string(), H5F_ACC_RDONLY);

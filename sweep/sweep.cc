@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "ground/error.h"
+#include "ground/file_seal.h"
 #include "sweep/backends.h"
 #include "sweep/durable_files.h"
 #include "sweep/merge.h"
@@ -41,7 +42,18 @@ std::vector<const SweepRun*> prepare_output(const SweepPlan& plan, const SweepLa
   std::error_code ec;
   for (const SweepRun& run : plan.runs) {
     const auto marker = read_text_file(layout.marker(run.id));
-    if (marker && *marker == run_record(plan, run)) continue;
+    if (marker && *marker == run_record(plan, run)) {
+      // Finished: kept unless its results were damaged since (the seal does not match).
+      try {
+        check_seal(layout.run_dir(run.id) / kResultsName);
+        continue;
+      } catch (const Error& e) {
+        fmt::print(stderr, "sweep: {}; the run is redone\n", e.what());
+        fs::remove_all(layout.run_dir(run.id), ec);
+        todo.push_back(&run);
+        continue;
+      }
+    }
     if (marker) {
       mismatched.push_back(fmt::format("  {}: recorded\n{}  now\n{}",
                                        layout.run_dir(run.id).string(), *marker,

@@ -5,7 +5,7 @@ import pandas as pd
 
 from .config_text import parse_config_text
 from .errors import SassimError
-from .hdf5 import import_h5py, text
+from .hdf5 import check_seal, import_h5py, text
 
 # Columns of the /kernels table (docs/RESULTS.md), with id and name renamed kernel_id
 # and kernel_name as in a sweep's merged table.
@@ -46,6 +46,7 @@ def read_results(path):
             "`sassim run --out FILE.h5`"
         ) from e
     with f:
+        check_seal(path)  # a damaged file is refused before HDF5 reads its strings
         for needed in ("kernels", "stats/names", "stats/values", "config"):
             if needed not in f:
                 raise SassimError(

@@ -28,9 +28,31 @@ expect 0 "4467.75" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nvprof" --nu
 expect 0 "8935.5" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nvprof" --num-sms 10 --out "$work/nvprof"
 expect 0 "gpu__time_duration x 1759 MHz" -- "$sassim" correlate --sim "$work/r.h5" --hw "$nsight" --hw-metric gpu__time_duration --out "$work/t"
 expect 0 "Usage" -- "$sassim" correlate --help
+# A damaged results file is an error naming it, not a crash inside HDF5: one bit of the
+# kernel name's heap entry flipped, and the file cut short.
+cp "$work/r.h5" "$work/flipped.h5"
+/usr/bin/python3 -c '
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = d.find(b"_Z6vecAdd")
+assert at > 0
+d[at - 8] ^= 1
+open(sys.argv[1], "wb").write(d)' "$work/flipped.h5"
+expect 1 "flipped.h5: damaged: CRC-32 [0-9a-f]{8} of its contents, [0-9a-f]{8} sealed" -- "$sassim" correlate --sim "$work/flipped.h5" --hw "$nsight" --out "$work/f"
+head -c 4096 "$work/r.h5" >"$work/cut.h5"
+expect 1 "cut.h5: truncated or damaged: 3584 bytes after the seal, [0-9]+ sealed" -- "$sassim" correlate --sim "$work/cut.h5" --hw "$nsight" --out "$work/f"
 # A run stopped before its end (SIGINT, SIGTERM) is refused: its sums would miss kernels.
 cp "$work/r.h5" "$work/partial.h5"
-/usr/bin/python3 -c 'import sys, h5py; h5py.File(sys.argv[1], "r+").attrs.modify("partial", 1)' "$work/partial.h5"
+/usr/bin/python3 -c '
+import sys, zlib, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    f.attrs.modify("partial", 1)
+with open(sys.argv[1], "r+b") as f:  # sealed again (ground/file_seal.h)
+    f.seek(512)
+    body = f.read()
+    f.seek(0)
+    f.write(f"sassim-seal v1 bytes={len(body)} crc32={zlib.crc32(body):08x}\n".encode().ljust(512, b"\0"))
+' "$work/partial.h5"
 expect 1 "partial.h5: the run was stopped before its end \(attribute partial = 1\)" -- "$sassim" correlate --sim "$work/partial.h5" --hw "$nsight" --out "$work/p"
 
 echo "foo,bar" >"$work/unknown.csv"

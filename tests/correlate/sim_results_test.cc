@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 
 #include "correlate_fixtures.h"
+#include "ground/file_seal.h"
 
 namespace sassim::correlate {
 namespace {
@@ -28,6 +29,14 @@ TEST_F(SimResults, NotHdf5) {
 TEST_F(SimResults, HdfWithoutKernelsTable) {
   const std::string file = (dir_ / "empty.h5").string();
   { H5::H5File h5(file, H5F_ACC_TRUNC); }
+  EXPECT_THAT(error_of([&] { read_sim_results(file); }),
+              StartsWith(file + ": no seal in its first 512 bytes"));
+  {
+    H5::FileCreatPropList create;
+    create.setUserblock(kSealBytes);
+    H5::H5File h5(file, H5F_ACC_TRUNC, create);
+  }
+  write_seal(file);
   EXPECT_THAT(error_of([&] { read_sim_results(file); }), StartsWith(file + ": no /kernels table"));
 }
 

@@ -2,6 +2,7 @@
 
 import h5py
 import numpy as np
+from sassim.hdf5 import write_seal
 
 KERNEL_DTYPE = [
     ("id", "<u4"), ("name", h5py.string_dtype()), ("grid_x", "<u4"), ("grid_y", "<u4"),
@@ -60,7 +61,7 @@ def write_results(path, kernels, stats, config_text=CONFIG_TEXT):
         rows[i]["dram_bytes"] = k.get("dram_bytes", 0.0)
     names = sorted(stats)
     values = np.array([[stats[n][k] for n in names] for k in range(len(kernels))], dtype=float)
-    with h5py.File(path, "w") as f:
+    with h5py.File(path, "w", userblock_size=512) as f:
         f.attrs["sassim_version"] = "0.1.0"
         f.attrs["trace"] = "fixture"
         f.attrs["config_name"] = "fixture"
@@ -68,3 +69,4 @@ def write_results(path, kernels, stats, config_text=CONFIG_TEXT):
         f.create_dataset("kernels", data=rows)
         f.create_dataset("stats/names", data=names, dtype=h5py.string_dtype())
         f.create_dataset("stats/values", data=values.reshape(len(kernels), len(names)))
+    write_seal(path)

@@ -11,6 +11,7 @@ import pandas as pd
 
 import results_fixture
 from sassim import SassimError, config_text, counters, names, read_results, roofline, sweep
+from sassim.hdf5 import write_seal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SWEEP_CSV = os.path.join(HERE, "data", "sweep.csv")
@@ -136,6 +137,11 @@ class ResultsFile(unittest.TestCase):
         import h5py
         with h5py.File(bad, "w"):
             pass
+        with self.assertRaisesRegex(SassimError, r"no seal in its first 512 bytes"):
+            read_results(bad)
+        with h5py.File(bad, "w", userblock_size=512):
+            pass
+        write_seal(bad)
         with self.assertRaisesRegex(SassimError, r"no /kernels; expected a results file"):
             read_results(bad)
 

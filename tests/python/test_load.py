@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 import sassim
+from sassim.hdf5 import write_seal
 from support import TRACE, VECTORADD, sassim_cli, write_results
 
 
@@ -62,6 +63,15 @@ class LoadResults(unittest.TestCase):
             self.assertGreater(at, 0)
             f.seek(at)
             f.write(b"\xff\xfe")  # not UTF-8
+        # The seal finds any changed byte before HDF5 reads the file.
+        with self.assertRaisesRegex(
+                sassim.SassimError,
+                f"^{damaged}: damaged: CRC-32 [0-9a-f]{{8}} of its contents, [0-9a-f]{{8}} sealed$"):
+            sassim.load_results(damaged)
+        # Sealed again (as a writer that got it wrong would): the reader still names it.
+        with open(damaged, "r+b") as f:
+            f.write(bytes(512))
+        write_seal(damaged)
         with self.assertRaisesRegex(sassim.SassimError,
                                     f"^{damaged}: cannot read the results .*utf-8"):
             sassim.load_results(damaged)
@@ -74,8 +84,13 @@ class LoadResults(unittest.TestCase):
             sassim.load_results(text)
         empty = os.path.join(self.dir.name, "empty.h5")
         h5py.File(empty, "w").close()
-        with self.assertRaisesRegex(sassim.SassimError, f"^{empty}: no /kernels"):
+        with self.assertRaisesRegex(sassim.SassimError, f"^{empty}: no seal in its first 512"):
             sassim.load_results(empty)
+        sealed = os.path.join(self.dir.name, "sealed.h5")
+        h5py.File(sealed, "w", userblock_size=512).close()
+        write_seal(sealed)
+        with self.assertRaisesRegex(sassim.SassimError, f"^{sealed}: no /kernels"):
+            sassim.load_results(sealed)
         missing = os.path.join(self.dir.name, "missing.h5")
         with self.assertRaisesRegex(sassim.SassimError, f"^{missing}: cannot open"):
             sassim.load_results(missing)

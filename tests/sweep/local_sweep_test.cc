@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -160,6 +161,48 @@ TEST(LocalSweep, RerunSkipsFinishedRunsAndRedoesIncompleteOnes) {
   const Captured again = sassim({"sweep", sweep_data("small.txtpb"), "--out", out});
   EXPECT_THAT(again.out, HasSubstr("10 finished earlier, 0 to run"));
   EXPECT_EQ(marker_stamps(plan), after);
+}
+
+TEST(LocalSweep, FinishedRunWithDamagedResultsIsRedoneWithAMessage) {
+  TempDir dir("damaged");
+  const fs::path out = dir.path() / "out";
+  ASSERT_EQ(sassim({"sweep", sweep_data("small.txtpb"), "--out", out, "-j", "2"}).exit_status, 0);
+  const SweepPlan plan = load_sweep_plan(sweep_data("small.txtpb"), out);
+  const auto csv = read_csv(out / "sweep.csv");
+  std::map<std::string, FileStamp> before = marker_stamps(plan);
+
+  // One bit of a finished run's results flipped, another's results cut short.
+  const fs::path flipped = out / "runs" / plan.runs[2].id / "results.h5";
+  {
+    std::fstream f(flipped, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekg(6115);
+    const char c = static_cast<char>(f.get());
+    f.seekp(6115);
+    f.put(static_cast<char>(c ^ 1));
+  }
+  const fs::path cut = out / "runs" / plan.runs[5].id / "results.h5";
+  fs::resize_file(cut, 4096);
+  const Captured r = sassim({"sweep", sweep_data("small.txtpb"), "--out", out, "-j", "2"});
+  ASSERT_EQ(r.exit_status, 0) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr(fmt::format("sweep: {}: damaged: CRC-32 ", flipped.string())));
+  EXPECT_THAT(r.err, HasSubstr(fmt::format("sweep: {}: truncated or damaged: 3584 bytes after "
+                                           "the seal",
+                                           cut.string())));
+  EXPECT_THAT(r.err, HasSubstr("; the run is redone"));
+  EXPECT_THAT(r.out, HasSubstr("8 finished earlier, 2 to run"));
+  const std::map<std::string, FileStamp> after = marker_stamps(plan);
+  ASSERT_EQ(after.size(), 20u);
+  for (const auto& [file, s] : before) {
+    const bool redone = file.rfind(plan.runs[2].id, 0) == 0 || file.rfind(plan.runs[5].id, 0) == 0;
+    if (redone) {
+      EXPECT_NE(after.at(file), s) << file;
+    } else {
+      EXPECT_EQ(after.at(file), s) << file;
+    }
+  }
+  const auto csv_after = read_csv(out / "sweep.csv");
+  ASSERT_EQ(csv_after.size(), csv.size());
+  for (std::size_t row = 1; row < csv.size(); ++row) EXPECT_EQ(csv_after[row][1], csv[row][1]);
 }
 
 TEST(LocalSweep, FailingRunIsReportedAndTheOthersComplete) {
