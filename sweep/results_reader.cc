@@ -126,6 +126,21 @@ RunResults read_run_results(const std::filesystem::path& file) {
   return results;
 }
 
+std::string read_results_config(const std::filesystem::path& file) {
+  check_seal(file);
+  try {
+    H5::Exception::dontPrint();
+    H5::H5File h5(file.string(), H5F_ACC_RDONLY);
+    H5::DataSet config = h5.openDataSet("config");
+    std::string text;
+    config.read(text, config.getStrType());
+    return text;
+  } catch (const H5::Exception& e) {
+    throw Error(fmt::format("{}: cannot read /config: {} {}", file.string(), e.getFuncName(),
+                            e.getDetailMsg()));
+  }
+}
+
 bool results_file_complete(const std::filesystem::path& file) {
   try {
     read_run_results(file);

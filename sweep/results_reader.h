@@ -20,6 +20,10 @@ struct RunResults {
 // Throws sassim::Error naming the file and what is wrong with it.
 RunResults read_run_results(const std::filesystem::path& file);
 
+// The resolved config a results file was made with (its /config text), read after its
+// seal is checked. Throws sassim::Error naming the file.
+std::string read_results_config(const std::filesystem::path& file);
+
 // True when the file is an HDF5 file holding a /kernels table and /stats.
 bool results_file_complete(const std::filesystem::path& file);
 

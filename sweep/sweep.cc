@@ -7,11 +7,13 @@
 
 #include <fmt/format.h>
 
+#include "configs/config_loader.h"
 #include "ground/error.h"
 #include "ground/file_seal.h"
 #include "sweep/backends.h"
 #include "sweep/durable_files.h"
 #include "sweep/merge.h"
+#include "sweep/results_reader.h"
 #include "sweep/run_attempt.h"
 #include "sweep/table_writer.h"
 
@@ -43,9 +45,19 @@ std::vector<const SweepRun*> prepare_output(const SweepPlan& plan, const SweepLa
   for (const SweepRun& run : plan.runs) {
     const auto marker = read_text_file(layout.marker(run.id));
     if (marker && *marker == run_record(plan, run)) {
-      // Finished: kept unless its results were damaged since (the seal does not match).
+      // Finished: kept unless its results were damaged since (the seal does not match)
+      // or are another run's (moved or copied: their config is not this run's).
+      const fs::path results = layout.run_dir(run.id) / kResultsName;
       try {
-        check_seal(layout.run_dir(run.id) / kResultsName);
+        if (read_results_config(results) == config::to_text(plan.points[run.point].config)) {
+          continue;
+        }
+        fmt::print(stderr,
+                   "sweep: {} holds results made with another config than this run's "
+                   "(another run's results?); the run is redone\n",
+                   results.string());
+        fs::remove_all(layout.run_dir(run.id), ec);
+        todo.push_back(&run);
         continue;
       } catch (const Error& e) {
         fmt::print(stderr, "sweep: {}; the run is redone\n", e.what());
@@ -54,7 +66,11 @@ std::vector<const SweepRun*> prepare_output(const SweepPlan& plan, const SweepLa
         continue;
       }
     }
-    if (marker) {
+    if (marker && marker->empty()) {
+      // An empty marker (a crash between creating and writing it, or a person's doing)
+      // records nothing: the run is redone.
+      fmt::print(stderr, "sweep: {} is empty; the run is redone\n", layout.marker(run.id).string());
+    } else if (marker) {
       mismatched.push_back(fmt::format("  {}: recorded\n{}  now\n{}",
                                        layout.run_dir(run.id).string(), *marker,
                                        run_record(plan, run)));

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -203,6 +204,44 @@ TEST(LocalSweep, FinishedRunWithDamagedResultsIsRedoneWithAMessage) {
   const auto csv_after = read_csv(out / "sweep.csv");
   ASSERT_EQ(csv_after.size(), csv.size());
   for (std::size_t row = 1; row < csv.size(); ++row) EXPECT_EQ(csv_after[row][1], csv[row][1]);
+}
+
+TEST(LocalSweep, SwappedResultsAndAnEmptyMarkerAreRedoneWithAMessage) {
+  TempDir dir("swapped");
+  const fs::path out = dir.path() / "out";
+  ASSERT_EQ(sassim({"sweep", sweep_data("small.txtpb"), "--out", out, "-j", "2"}).exit_status, 0);
+  const SweepPlan plan = load_sweep_plan(sweep_data("small.txtpb"), out);
+  ASSERT_NE(plan.runs[0].point, plan.runs[1].point);
+  const auto csv = read_csv(out / "sweep.csv");
+  const fs::path a = out / "runs" / plan.runs[0].id / "results.h5";
+  const fs::path b = out / "runs" / plan.runs[1].id / "results.h5";
+  fs::rename(a, dir.path() / "a.h5");
+  fs::rename(b, a);
+  fs::rename(dir.path() / "a.h5", b);
+  const fs::path marker = out / "runs" / plan.runs[4].id / "COMPLETE";
+  std::ofstream(marker, std::ios::trunc).close();
+  const Captured r = sassim({"sweep", sweep_data("small.txtpb"), "--out", out});
+  ASSERT_EQ(r.exit_status, 0) << r.out << r.err;
+  for (const fs::path& f : {a, b}) {
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("sweep: {} holds results made with another config "
+                                             "than this run's (another run's results?); the "
+                                             "run is redone",
+                                             f.string())));
+  }
+  EXPECT_THAT(r.err,
+              HasSubstr(fmt::format("sweep: {} is empty; the run is redone", marker.string())));
+  EXPECT_THAT(r.out, HasSubstr("7 finished earlier, 3 to run"));
+  // The same table (but host_seconds, the host's time of the redone runs).
+  const auto csv_after = read_csv(out / "sweep.csv");
+  ASSERT_EQ(csv_after.size(), csv.size());
+  const auto host = std::find(csv[0].begin(), csv[0].end(), "host_seconds") - csv[0].begin();
+  for (std::size_t row = 0; row < csv.size(); ++row) {
+    for (std::size_t col = 0; col < csv[row].size(); ++col) {
+      if (static_cast<std::ptrdiff_t>(col) != host) {
+        EXPECT_EQ(csv_after[row][col], csv[row][col]) << row << "," << col;
+      }
+    }
+  }
 }
 
 TEST(LocalSweep, FailingRunIsReportedAndTheOthersComplete) {
