@@ -19,6 +19,12 @@ expect() {
   fi
 }
 
+# fail MESSAGE...: counts a failure and prints it.
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
 # Ends the test: non-zero exit when any check failed.
 finish() {
   if ((failures)); then

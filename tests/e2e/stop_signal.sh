@@ -7,11 +7,8 @@ sassim="$1"
 root="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+# shellcheck source=SCRIPTDIR/../expect.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
 
 # 100,000 launches of a one-warp kernel: about half a minute if nothing stops it.
 kernel="$root/tests/data/cli/vectoradd_sm80/kernel-1.traceg"
@@ -90,8 +87,4 @@ else
   echo "ok: a whole run is not partial"
 fi
 
-if ((failures)); then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "all passed"
+finish

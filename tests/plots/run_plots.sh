@@ -12,12 +12,8 @@ scripts="$root/scripts"
 here="$root/tests/plots"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-failures=0
-
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+# shellcheck source=SCRIPTDIR/../expect.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
 
 # run_ok OUTPUT_PNG -- COMMAND...: the command exits 0 and writes a valid PNG.
 run_ok() {
@@ -85,8 +81,4 @@ run_error "no flops.fp64x counters \\(the results have" -- "$python" "$scripts/p
 run_error "no column nope" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" --param nope -o "$work/x.png"
 run_error "expected a sweep table" -- "$python" "$scripts/plot_sweep.py" "$work/bfs.txt" -o "$work/x.png"
 
-if ((failures)); then
-  echo "$failures failure(s)"
-  exit 1
-fi
-echo "all passed"
+finish
