@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
+#include "ground/error.h"
+
 namespace sassim::traces {
 
 bool LineSource::next(std::string_view& line) {
@@ -31,6 +35,12 @@ bool LineSource::next(std::string_view& line) {
       begin_ = end_;
       scanned_ = 0;
       break;
+    }
+    if (available > kMaxLineBytes) {
+      throw Error(
+          fmt::format("{}:{}: a line longer than {} MiB: expected the text lines of a "
+                      "trace (is the file damaged, or not a trace?)",
+                      name_, line_number_ + 1, kMaxLineBytes >> 20));
     }
     // Keep the partial line, make room, read the next block.
     if (begin_ > 0) {

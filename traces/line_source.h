@@ -1,7 +1,7 @@
 #pragma once
 // A stream of text lines read in large blocks from a plain file, an .xz or .zst file
 // (decompressed in-process by liblzma or libzstd, streaming) or memory. Memory use is bounded by
-// the block size and the longest line, whatever the size of the input.
+// the block size and the longest line (at most kMaxLineBytes), whatever the size of the input.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -21,6 +21,9 @@ class LineSource {
   // The next line without its line ending; false at the end of the input. The view is
   // valid until the next call.
   bool next(std::string_view& line);
+  // A line longer than this is an error naming the line (no trace line comes near it; a
+  // damaged file can hold gigabytes without a newline).
+  static constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;
   // Makes the next call to next() return the last line again.
   void unread() { replay_ = true; }
   // 1-based number of the last line returned (0 before the first).

@@ -83,6 +83,25 @@ TEST(LineSource, LongLineLargerThanABlock) {
   EXPECT_EQ(lines[2], "end");
 }
 
+TEST(LineSource, ALineBeyondTheCapIsAnErrorNamingIt) {
+  // A line of exactly the cap is read; one byte more (of NULs, as in a damaged file) is not.
+  std::string at_cap(LineSource::kMaxLineBytes, 'z');
+  auto ok = memory_line_source("a\n" + at_cap + "\nb\n", "ok");
+  EXPECT_EQ(all_lines(*ok).size(), 3u);
+  auto src = memory_line_source("a\nb\n" + std::string(LineSource::kMaxLineBytes + 1, '\0'), "t");
+  std::string_view line;
+  ASSERT_TRUE(src->next(line));
+  ASSERT_TRUE(src->next(line));
+  try {
+    src->next(line);
+    FAIL() << "read a line beyond the cap";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "t:3: a line longer than 16 MiB: expected the text lines of a trace (is the file "
+              "damaged, or not a trace?)");
+  }
+}
+
 TEST(LineSource, PlainXzAndMemoryGiveIdenticalLines) {
   test_support::TestScratchDir dir("traces_");
   const std::string text = big_text();
