@@ -2,7 +2,8 @@
 # Data-race check of the threaded engine: builds the engine's tests and the sassim
 # binary with ThreadSanitizer in build-tsan/, then runs the engine's tile tests and
 # threaded replays of bundled traces (per-SM tiles, L2 and DRAM channel tiles, two
-# streams) and of a kernel of thread block clusters (per-GPC tiles). Fails on any report.
+# streams) and of kernels of thread block clusters (cluster barriers, distributed shared
+# memory over the SM-to-SM network). Fails on any report.
 #   scripts/tsan.sh          # after scripts/setup.sh
 # Debian's libprotobuf is built without ThreadSanitizer, and its headers change the
 # layout of some types under __SANITIZE_THREAD__: the macro is undefined to keep them
@@ -37,4 +38,5 @@ for threads in 2 3; do
     -c h100 -q --threads "$threads"
   run "$build/sim/cli/sassim" run tests/data/traces/small_workload -c a100 -q --threads "$threads"
   run "$build/sim/cli/sassim" run tests/data/traces/cluster_barrier -c h100 -q --threads "$threads"
+  run "$build/sim/cli/sassim" run tests/data/traces/cluster_dsmem -c h100 -q --threads "$threads"
 done

@@ -3,9 +3,11 @@
 // barrier.cluster.arrive / .wait): a phase completes when every warp of every CTA of
 // the cluster that has not exited has arrived; the warps waiting for it, on whichever
 // SM, may issue `latency` cycles after the last arrival. Shared by the cluster's CTAs
-// (each holds it while resident); it tells each member CTA's SM of a completion
-// through ClusterBarrierMember, and the SM resumes its waiting warps in its own tick
-// (sim/sm_cluster.cc), so the result does not depend on the order SMs are ticked in.
+// (each holds it while resident); only the SM-to-SM network (sim/sm_network.h) and the
+// CTA scheduler change it, outside the SMs' ticks, and SMs read its members while they
+// tick. It tells each member CTA's SM of a completion through ClusterBarrierMember, and
+// the SM resumes its waiting warps in its own tick (sim/sm_cluster.cc). A cluster of
+// one (a CTA launched without a cluster) has a barrier its SM makes and uses alone.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -14,7 +16,7 @@
 
 namespace sassim::sim {
 
-// An SM holding CTAs of a cluster.
+// An SM holding CTAs of a cluster: what the SM-to-SM network delivers to it.
 class ClusterBarrierMember {
  public:
   virtual ~ClusterBarrierMember() = default;

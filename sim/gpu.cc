@@ -88,8 +88,14 @@ Gpu::Gpu(const config::GpuConfig& config)
     ports_.push_back(dynamic_cast<ClockedUnit*>(&memory_->port(i)));
   }
   // Back to front within the core domain: the memory units were added first, then
-  // the SMs, then the CTA scheduler (a CTA placed at cycle c issues from c + 1).
-  for (Sm* sm : sm_pointers) engine_.add(ClockDomain::kCore, sm);
+  // the SMs, then the SM-to-SM network (it takes what the SMs sent in the same step),
+  // then the CTA scheduler (a CTA placed at cycle c issues from c + 1).
+  network_ = std::make_unique<SmNetwork>(config.num_sms(), config.cluster().dsmem_latency_cycles());
+  for (Sm* sm : sm_pointers) {
+    engine_.add(ClockDomain::kCore, sm);
+    sm->set_network(&network_->outbox(sm->id()));
+  }
+  engine_.add(ClockDomain::kCore, network_.get());
   cta_scheduler_ =
       std::make_unique<CtaScheduler>(sm_pointers, core, config.sm().cta_dispatch_interval_cycles());
   cta_scheduler_->set_clusters(GpcLayout::from_config(config),
@@ -127,29 +133,18 @@ void Gpu::declare_wakes(const std::vector<Sm*>& sms) {
     if (ports[i] != nullptr) placed.push_back(ports[i]);
   }
   engine_.set_wakes(cta_scheduler_.get(), std::move(placed));
+  // The network tells the SMs it delivers to itself (their entry points mark them).
+  engine_.set_wakes(network_.get(), {});
 }
 
 void Gpu::set_threads(unsigned threads) {
   engine_.set_threads(std::max(threads, 1u));
+  const bool tiled = threads > 1;
   for (auto& [domain, tiles] : memory_->tiles()) {
-    engine_.set_tiles(domain, threads > 1 ? tiles : std::vector<std::vector<ClockedUnit*>>{});
+    engine_.set_tiles(domain, tiled ? tiles : std::vector<std::vector<ClockedUnit*>>{});
   }
-  if (threads <= 1) {
-    engine_.set_tiles(ClockDomain::kCore, {});
-    tiling_ = SmTiling::kNone;
-  }
-}
-
-void Gpu::update_tiles(const std::vector<std::unique_ptr<Launch>>& running) {
-  if (engine_.threads() <= 1) return;
-  const bool clusters = std::any_of(running.begin(), running.end(), [](const auto& launch) {
-    return launch->trace->info().cluster.count() > 1;
-  });
-  const SmTiling want = clusters ? SmTiling::kPerGpc : SmTiling::kPerSm;
-  if (want == tiling_) return;
   engine_.set_tiles(ClockDomain::kCore,
-                    sm_tiles(sm_units_, ports_, GpcLayout::from_config(config_), want));
-  tiling_ = want;
+                    tiled ? sm_tiles(sm_units_, ports_) : std::vector<std::vector<ClockedUnit*>>{});
 }
 
 bool Gpu::memory_idle() const {
@@ -266,7 +261,6 @@ KernelResult Gpu::finish(Launch& launch) {
 
 void Gpu::run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
                                  std::vector<std::unique_ptr<Launch>>& finished_launches) {
-  update_tiles(running);
   std::uint64_t steps = 0;
   engine_.run_until([&] {
     if ((++steps & 0x3ff) == 0) {

@@ -84,8 +84,6 @@ class Gpu {
   KernelResult finish(Launch& launch);
   // Runs the engine until one of the running launches finishes; returns them.
   void declare_wakes(const std::vector<Sm*>& sms);
-  // Groups the SMs by GPC while a running kernel has clusters, else one tile per SM.
-  void update_tiles(const std::vector<std::unique_ptr<Launch>>& running);
   ProgressEvent progress_event(const Launch* current) const;  // current: null between kernels
   void run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
                               std::vector<std::unique_ptr<Launch>>& finished_launches);
@@ -94,11 +92,11 @@ class Gpu {
   Engine engine_;
   std::unique_ptr<memsys::MemorySystem> memory_;
   std::vector<std::unique_ptr<Sm>> sms_;
+  std::unique_ptr<SmNetwork> network_;
   std::unique_ptr<CtaScheduler> cta_scheduler_;
   std::vector<ClockedUnit*> memory_units_;
   std::vector<ClockedUnit*> sm_units_;
-  std::vector<ClockedUnit*> ports_;  // by SM: the unit its memory port is, or null
-  SmTiling tiling_ = SmTiling::kNone;
+  std::vector<ClockedUnit*> ports_;                  // by SM: the unit its memory port is, or null
   std::shared_ptr<const StatsSchema> stats_schema_;  // the counters of every unit above
   std::unique_ptr<KernelSummary> summary_;
   std::uint64_t launches_ = 0;  // launches prepared so far (KernelContext::launch_seq)

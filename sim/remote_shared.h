@@ -1,7 +1,7 @@
 #pragma once
-// What crosses the GPC's SM-to-SM network into another SM's shared memory (sm_90
-// clusters): TMA multicast data (sim/sm_multicast.cc) and distributed shared memory
-// accesses (sim/sm_dsmem.cc). The receiving SM takes them in its own tick, in the
+// What crosses the GPC's SM-to-SM network (sim/sm_network.h) into another SM's shared
+// memory (sm_90 clusters): TMA multicast data (sim/sm_multicast.cc) and distributed
+// shared memory accesses (sim/sm_dsmem.cc). The receiving SM takes them in its own tick, in the
 // order of (cycle, sending SM, the sender's sequence number), so that the result does
 // not depend on the order SMs are ticked in (sim/sm_remote_shared.cc).
 #include <algorithm>
@@ -29,11 +29,11 @@ struct RemoteSharedAccess {
   // above: it takes `path_bytes` of the data path and completes once they have passed.
   bool bulk_copy = false;
   std::uint64_t path_bytes = 0;
-  // A distributed shared memory access: the sender gets its token back reply_cycles
-  // after the access was served.
+  // A distributed shared memory access: the sender gets its token back over the
+  // SM-to-SM network (sim/sm_network.h) once the access was served.
+  bool dsmem = false;
   ClusterBarrierMember* sender = nullptr;
   std::uint32_t token = 0;
-  std::uint32_t reply_cycles = 0;
 };
 
 // A reply to a distributed shared memory access, due at the sender at `at`.

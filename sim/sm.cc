@@ -27,7 +27,6 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       cta_launch_latency_(config.sm().cta_launch_latency_cycles()),
       barrier_latency_(config.sm().barrier_latency_cycles()),
       cluster_barrier_latency_(config.cluster().barrier_latency_cycles()),
-      dsmem_latency_(config.cluster().dsmem_latency_cycles()),
       dsmem_bytes_per_cycle_(config.cluster().dsmem_bytes_per_cycle()),
       load_to_memory_operand_(config.sm().load_to_memory_operand_cycles()),
       frontend_(config, config.sm().max_warps()),
@@ -110,7 +109,12 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   c.finished_warps = 0;
   c.active_warps = kernel.cta.warps;
   c.cluster = std::move(cluster);
-  if (c.cluster.barrier) c.cluster.barrier->join(*this, cta_slot, c.active_warps, c.cluster.rank);
+  c.networked = static_cast<bool>(c.cluster.barrier);
+  c.cluster_phases = 0;
+  c.cluster_resume = 0;
+  // The CTA scheduler calls this outside every tile: the cluster's members change only
+  // then and when the network takes a CTA's leave.
+  if (c.networked) c.cluster.barrier->join(*this, cta_slot, c.active_warps, c.cluster.rank);
   wgmma_.reset_cta(cta_slot);
   if (resident_ctas_ == 0) {
     busy_since_ = cycle;
@@ -170,8 +174,12 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
       w.state = WarpState::kDraining;
       release_barriers(c, c.barriers.complete_after_exit(c.active_warps), earliest);
       if (c.cluster.barrier) {
-        c.cluster.barrier->warp_exited(
-            earliest, w.cluster_arrived && !c.cluster.barrier->completed(w.cluster_phase));
+        const bool arrived = w.cluster_arrived && !cluster_phase_completed(w);
+        if (c.networked) {
+          outbox().send(net::WarpExit{c.cluster.barrier, earliest, arrived});
+        } else {
+          c.cluster.barrier->warp_exited(earliest, arrived);
+        }
       }
     }
     if (w.outstanding == 0) finish_warp(slot, earliest);
@@ -376,7 +384,11 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
   c.trace = traces::CtaTrace{};
   mbarriers_.release_cta(cta_slot);
   if (c.cluster.barrier) {
-    c.cluster.barrier->leave(*this, cta_slot);
+    if (c.networked) {
+      outbox().send(net::CtaLeave{c.cluster.barrier, this, cta_slot});
+    } else {
+      c.cluster.barrier->leave(*this, cta_slot);
+    }
     c.cluster = ClusterMembership{};
     std::erase_if(cluster_releases_,
                   [&](const ClusterRelease& r) { return r.cta_slot == cta_slot; });

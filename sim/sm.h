@@ -20,6 +20,7 @@
 #include "sim/kernel_context.h"
 #include "sim/mbarrier.h"
 #include "sim/scheduler_policy.h"
+#include "sim/sm_network.h"
 #include "sim/warp.h"
 #include "sim/warpgroup_mma.h"
 
@@ -68,6 +69,8 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   void set_retire_listener(CtaRetireListener* listener) { listener_ = listener; }
   void set_issue_observer(IssueObserver* observer) { observer_ = observer; }
   void set_warp_state_accounting(WarpStateAccounting mode) { accounting_ = mode; }
+  // Where the SM sends what it hands to other SMs (CTAs of a cluster need one).
+  void set_network(SmNetwork::Outbox* outbox) { network_ = outbox; }
   // True when `count` CTAs with these resources fit now.
   bool can_accept(const CtaResources& cta, std::uint32_t count = 1) const;
   // Makes a CTA resident; its warps may issue from `cycle` + CTA launch latency. CTAs
@@ -143,6 +146,10 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   void arrive_at_cluster_barrier(unsigned slot, std::uint64_t cycle);
   bool wait_at_cluster_barrier(unsigned slot, std::uint64_t cycle, std::uint64_t& next_issue);
   ClusterBarrier& cluster_barrier(std::uint32_t cta_slot);
+  // Whether the SM has seen the cluster barrier phase the warp arrived in complete.
+  bool cluster_phase_completed(const Warp& w) const;
+  // This SM's outbox into the SM-to-SM network; throws sassim::Error without one.
+  SmNetwork::Outbox& outbox() const;
   // Resumes the warps of completed cluster barriers due by `cycle`.
   bool deliver_cluster_releases(std::uint64_t cycle);
   // TMA multicast loads (sm_multicast.cc): the other CTAs of the cluster in `ranks`
@@ -233,13 +240,14 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   memsys::SmMemoryPort& port_;
   CtaRetireListener* listener_ = nullptr;
   IssueObserver* observer_ = nullptr;
+  SmNetwork::Outbox* network_ = nullptr;
 
   // Limits.
   std::uint32_t max_warps_, max_threads_, max_ctas_, registers_, shared_bytes_;
   std::uint64_t last_launch_seq_ = 0;  // KernelContext::launch_seq of the last CTA taken
   std::uint32_t cta_launch_latency_, barrier_latency_, cluster_barrier_latency_;
-  std::uint32_t dsmem_latency_, dsmem_bytes_per_cycle_;  // sm_dsmem.cc
-  std::uint32_t load_to_memory_operand_;                 // sm.load_to_memory_operand_cycles
+  std::uint32_t dsmem_bytes_per_cycle_;   // sm_dsmem.cc
+  std::uint32_t load_to_memory_operand_;  // sm.load_to_memory_operand_cycles
 
   Frontend frontend_;
   ControlFlowCosts control_costs_;

@@ -6,12 +6,12 @@
 // + (1 + r) x window), or, for an mbarrier in the CTA's own window, by its first transfer
 // address. The issuing SM's TMA engine reads the source from shared memory
 // (memsys::TmaKind::kSharedCopy); then the data crosses the SM's port into the SM-to-SM
-// network (cluster.dsmem_bytes_per_cycle, as distributed shared memory accesses and
-// multicast data do), arrives cluster.dsmem_latency_cycles after leaving it, is written
-// through the destination SM's shared data path (a reduction: read and written there,
-// twice the bytes) and completes its bytes on the destination's mbarrier once it has
-// passed the data path (sim/sm_remote_shared.cc). A destination on the issuing SM takes
-// no network crossing. The barrier counts the bytes as issued when the copy issues.
+// network (sim/sm_network.h; cluster.dsmem_bytes_per_cycle, as distributed shared memory accesses
+// and multicast data do), arrives cluster.dsmem_latency_cycles after leaving it, is written through
+// the destination SM's shared data path (a reduction: read and written there, twice the bytes) and
+// completes its bytes on the destination's mbarrier once it has passed the data path
+// (sim/sm_remote_shared.cc). A destination on the issuing SM takes no network crossing. The barrier
+// counts the bytes as issued when the copy issues.
 #include "sim/sm.h"
 #include "sim/sm_internal.h"
 
@@ -41,8 +41,12 @@ bool Sm::cluster_copy_target(const CtaSlot& c, const std::uint64_t* record, std:
 }
 
 void Sm::cluster_copy_issue(const CtaSlot& c, const PendingAccess& p) {
-  if (const ClusterBarrier::Member* m = c.cluster.barrier->member(p.cluster_rank)) {
-    m->sm->multicast_issued(m->cta_slot, p.barrier.offset, p.tma_bytes);
+  const ClusterBarrier::Member* m = c.cluster.barrier->member(p.cluster_rank);
+  if (m == nullptr) return;
+  if (m->sm == this) {
+    multicast_issued(m->cta_slot, p.barrier.offset, p.tma_bytes);
+  } else {
+    outbox().send(net::TxIssued{m->sm, m->cta_slot, p.barrier.offset, p.tma_bytes});
   }
 }
 
@@ -52,7 +56,6 @@ void Sm::cluster_copy_complete(const PendingAccess& p, std::uint64_t cycle) {
   const ClusterBarrier::Member* m = c.cluster.barrier->member(p.cluster_rank);
   if (m == nullptr) return;  // the destination CTA is not resident
   RemoteSharedAccess a;
-  a.at = m->sm == this ? cycle : cross_network_port(cycle, p.tma_bytes) + dsmem_latency_;
   a.from_sm = id_;
   a.seq = remote_seq_++;
   a.bytes = p.tma_bytes;
@@ -60,7 +63,12 @@ void Sm::cluster_copy_complete(const PendingAccess& p, std::uint64_t cycle) {
   a.bulk_copy = true;
   a.path_bytes = p.cluster_reduce ? 2 * p.tma_bytes : p.tma_bytes;
   a.barrier = MbarrierKey{m->cta_slot, p.barrier.offset};
-  m->sm->remote_shared_arrives(a);
+  if (m->sm == this) {
+    a.at = cycle;
+    remote_shared_arrives(a);
+  } else {
+    outbox().send(net::SharedWrite{m->sm, cross_network_port(cycle, p.tma_bytes), a});
+  }
 }
 
 }  // namespace sassim::sim

@@ -2,7 +2,7 @@
 // cluster window above the CTA's shared window (docs/MODEL.md, "Thread block
 // clusters") goes to the shared memory of the CTA of that rank. To its own CTA it is
 // an ordinary shared access; to another it leaves the address stage for the GPC's
-// SM-to-SM network instead of the L1: the SM's port into the network moves
+// SM-to-SM network (sim/sm_network.h) instead of the L1: the SM's port into it moves
 // cluster.dsmem_bytes_per_cycle; the access reaches the target SM floor(L / 2) cycles
 // after it has left the port (L = cluster.dsmem_latency_cycles), takes that SM's
 // shared data path there (sim/sm_remote_shared.cc), and its reply is back (its load
@@ -44,19 +44,15 @@ void Sm::send_dsmem(const memsys::WarpMemAccess& access, Picos now) {
   const CtaSlot& c = ctas_[warps_[p.slot].cta_slot];
   const ClusterBarrier::Member* target =
       c.cluster.barrier ? c.cluster.barrier->member(p.dsmem_rank) : nullptr;
-  if (target == nullptr) {  // the CTA is not resident: no target data path to take
-    insert_dsmem_reply(dsmem_replies_, DsmemReply{left + dsmem_latency_, seq, access.token});
-    return;
-  }
-  RemoteSharedAccess a;
-  a.at = left + dsmem_latency_ / 2;
+  net::DsmemRequest request{target != nullptr ? target->sm : nullptr, left, {}};
+  RemoteSharedAccess& a = request.access;
   a.from_sm = id_;
   a.seq = seq;
   a.bytes = bytes;
+  a.dsmem = true;
   a.sender = this;
   a.token = access.token;
-  a.reply_cycles = std::max<std::uint32_t>(dsmem_latency_ - dsmem_latency_ / 2, 1);
-  target->sm->remote_shared_arrives(a);
+  outbox().send(request);
 }
 
 void Sm::dsmem_replied(std::uint64_t seq, std::uint32_t token, std::uint64_t cycle) {

@@ -23,6 +23,11 @@ struct Sm::CtaSlot {
   CtaBarriers barriers;
   std::uint32_t finished_warps = 0;
   ClusterMembership cluster;
+  // A CTA of a launched cluster, whose barrier the SM reaches over the SM-to-SM network
+  // (false: a cluster of one, made by the SM); the phases of it the SM has seen
+  // completed and the resume cycle of the last.
+  bool networked = false;
+  std::uint64_t cluster_phases = 0, cluster_resume = 0;
 };
 
 struct Sm::PendingAccess {

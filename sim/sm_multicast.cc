@@ -5,10 +5,11 @@
 // shared offset. A CTA on the issuing SM receives them when the copy completes. For
 // each other SM holding CTAs of the mask (in the rank order of its first such CTA) the
 // data crosses the issuing SM's port into the GPC's SM-to-SM network at
-// cluster.dsmem_bytes_per_cycle, one SM after another, and reaches that SM
-// cluster.dsmem_latency_cycles after leaving the port; there it is written through the
-// SM's shared data path, in its own tick (sim/sm_remote_shared.cc), so the result does
-// not depend on the order SMs are ticked in.
+// cluster.dsmem_bytes_per_cycle, one SM after another, and travels over the SM-to-SM
+// network (sim/sm_network.h), reaching that SM cluster.dsmem_latency_cycles after
+// leaving the port; there it is written through the SM's shared data path, in its own
+// tick (sim/sm_remote_shared.cc). Other SMs' CTAs learn of the copy's bytes on their
+// mbarrier over the network too, from the cycle after it issued.
 #include <algorithm>
 #include <bit>
 
@@ -21,8 +22,12 @@ void Sm::multicast_issue(const CtaSlot& c, std::uint32_t ranks, std::uint64_t ba
                          std::uint64_t bytes) {
   for (std::uint32_t r = ranks; r != 0; r &= r - 1) {
     const auto rank = static_cast<std::uint32_t>(std::countr_zero(r));
-    if (const ClusterBarrier::Member* m = c.cluster.barrier->member(rank)) {
-      m->sm->multicast_issued(m->cta_slot, barrier, bytes);
+    const ClusterBarrier::Member* m = c.cluster.barrier->member(rank);
+    if (m == nullptr) continue;
+    if (m->sm == this) {
+      multicast_issued(m->cta_slot, barrier, bytes);
+    } else {
+      outbox().send(net::TxIssued{m->sm, m->cta_slot, barrier, bytes});
     }
   }
 }
@@ -43,27 +48,28 @@ void Sm::multicast_complete(const CtaSlot& c, std::uint32_t ranks, std::uint64_t
     }
     // The first rank on another SM: the data crosses the network port once for it and
     // the later ranks of the mask on the same SM (taken off `left`).
-    RemoteSharedAccess a;
-    a.at = cross_network_port(cycle, bytes) + dsmem_latency_;
+    net::SharedWrite write{m->sm, cross_network_port(cycle, bytes), {}};
+    RemoteSharedAccess& a = write.access;
     a.from_sm = id_;
     a.bytes = bytes;
     a.multicast = true;
     a.seq = remote_seq_++;
     a.barrier = MbarrierKey{m->cta_slot, barrier};
-    m->sm->remote_shared_arrives(a);
+    outbox().send(write);
     for (std::uint32_t rest = left; rest != 0; rest &= rest - 1) {
       const auto rank = static_cast<std::uint32_t>(std::countr_zero(rest));
       const ClusterBarrier::Member* same = cluster.member(rank);
       if (same == nullptr || same->sm != m->sm) continue;
       a.seq = remote_seq_++;
       a.barrier = MbarrierKey{same->cta_slot, barrier};
-      same->sm->remote_shared_arrives(a);
+      outbox().send(write);
       left &= ~(1U << rank);
     }
   }
 }
 
 void Sm::multicast_issued(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes) {
+  if (!ctas_[cta_slot].used) return;  // retired in this step, before the network delivered
   mark_changed();
   mbarriers_.issue_tx(MbarrierKey{cta_slot, barrier}, bytes);
 }

@@ -6,7 +6,7 @@
 // data path has credit again when earlier traffic still holds it. Multicast data then
 // completes its bytes on the receiving CTA's mbarrier (a shared::cluster bulk copy once
 // its bytes have passed the data path, sim/sm_cluster_copy.cc); a distributed shared memory
-// access is answered, its reply reaching the sender reply_cycles later. Taken in the
+// access is answered over the SM-to-SM network (sim/sm_network.h). Taken in the
 // receiving SM's tick in (cycle, sending SM, sequence) order, so the result does not
 // depend on the order SMs are ticked in.
 #include <algorithm>
@@ -26,6 +26,8 @@ std::uint32_t port_bytes(std::uint64_t bytes) {
 }  // namespace
 
 void Sm::remote_shared_arrives(const RemoteSharedAccess& access) {
+  // Multicast data for a CTA that retired in this step, before the network delivered.
+  if (access.multicast && !ctas_[access.barrier.cta_slot].used) return;
   mark_changed();
   insert_remote_shared(remote_shared_, access);
 }
@@ -46,8 +48,8 @@ bool Sm::deliver_remote_shared(std::uint64_t cycle, Picos now) {
       }
     } else if (!a.written) {
       const std::uint64_t wait = port_.remote_shared_access(port_bytes(a.bytes), now);
-      if (a.sender != nullptr) {
-        a.sender->dsmem_replied(a.seq, a.token, cycle + wait + a.reply_cycles);
+      if (a.dsmem) {
+        outbox().send(net::DsmemAnswer{a.sender, a.seq, a.token, cycle + wait});
         continue;
       }
       if (wait > 0) {  // written when the data path takes it

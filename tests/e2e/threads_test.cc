@@ -1,6 +1,7 @@
 // Results do not depend on the host threads: every bundled reference trace, a
-// two-stream workload and a kernel of thread block clusters replayed on 1, 2, 3 and 8 threads give
-// the same cycles, warp instructions and every counter of every kernel, bit for bit.
+// two-stream workload and kernels of thread block clusters (cluster barriers,
+// distributed shared memory) replayed on 1, 2, 3 and 8 threads give the same cycles,
+// warp instructions and every counter of every kernel, bit for bit.
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -53,10 +54,16 @@ TEST(Threads, ConcurrentStreamsAreTheSameOnAnyThreadCount) {
   expect_same_for_any_thread_count("tests/data/traces/small_workload", "a100");
 }
 
-// 136 CTAs of four warps in clusters of 4 (a load, the cluster barrier, exit): the SMs
-// of a GPC tick as one tile.
+// 136 CTAs of four warps in clusters of 4 (a load, the cluster barrier, exit); each SM
+// is a tile of its own, the cluster barriers reached over the SM-to-SM network.
 TEST(Threads, ClustersAreTheSameOnAnyThreadCount) {
   expect_same_for_any_thread_count("tests/data/traces/cluster_barrier", "h100");
+}
+
+// 264 CTAs of two warps in clusters of 2: between cluster barriers each warp loads from
+// and stores to its peer CTA's shared memory (distributed shared memory).
+TEST(Threads, DistributedSharedMemoryIsTheSameOnAnyThreadCount) {
+  expect_same_for_any_thread_count("tests/data/traces/cluster_dsmem", "h100");
 }
 
 }  // namespace

@@ -134,9 +134,13 @@ class ClusterRig {
       sms.back()->set_warp_state_accounting(WarpStateAccounting::kChecked);
       raw.push_back(sms.back().get());
     }
+    SmNetwork network(config_.num_sms(), config_.cluster().dsmem_latency_cycles());
     for (std::size_t i = 0; i < raw.size(); ++i) {
-      engine.add(ClockDomain::kCore, raw[reversed_ ? raw.size() - 1 - i : i]);
+      Sm* sm = raw[reversed_ ? raw.size() - 1 - i : i];
+      engine.add(ClockDomain::kCore, sm);
+      sm->set_network(&network.outbox(sm->id()));
     }
+    engine.add(ClockDomain::kCore, &network);
     scheduler_ = std::make_unique<CtaScheduler>(raw, Clock{kCycle});
     scheduler_->set_clusters(GpcLayout(gpc_sms_), config_.cluster().barrier_latency_cycles());
     scheduler_->set_placement_observer(&placements);

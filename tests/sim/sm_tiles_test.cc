@@ -1,6 +1,6 @@
 // How SMs are grouped into tiles for host threads (sim/sm_tiles.h), and a kernel of
-// thread block clusters (SMs of one GPC meeting at cluster barriers) giving the same
-// result on any thread count.
+// thread block clusters (SMs of one GPC meeting at cluster barriers over the SM-to-SM
+// network, each SM a tile of its own) giving the same result on any thread count.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -59,24 +59,16 @@ using Tiles = std::vector<std::vector<std::string>>;
 
 TEST(SmTiles, OnePerSmWithItsPortFirst) {
   Units u(3);
-  EXPECT_EQ(names(sm_tiles(u.sms, u.ports, GpcLayout({2, 1}), SmTiling::kPerSm)),
+  EXPECT_EQ(names(sm_tiles(u.sms, u.ports)),
             (Tiles{{"l1_0", "sm0"}, {"l1_1", "sm1"}, {"l1_2", "sm2"}}));
 }
 
-TEST(SmTiles, OnePerGpcPortsThenSms) {
-  Units u(3);
-  EXPECT_EQ(names(sm_tiles(u.sms, u.ports, GpcLayout({2, 1}), SmTiling::kPerGpc)),
-            (Tiles{{"l1_0", "l1_1", "sm0", "sm1"}, {"l1_2", "sm2"}}));
-}
-
-TEST(SmTiles, NoneWhenSmsSharePortOrNotAsked) {
+TEST(SmTiles, NoneWhenSmsSharePort) {
   Units u(2);
   std::vector<ClockedUnit*> shared{u.ports[0], u.ports[0]};
-  EXPECT_TRUE(sm_tiles(u.sms, shared, GpcLayout(2), SmTiling::kPerSm).empty());
-  EXPECT_TRUE(sm_tiles(u.sms, u.ports, GpcLayout(2), SmTiling::kNone).empty());
+  EXPECT_TRUE(sm_tiles(u.sms, shared).empty());
   std::vector<ClockedUnit*> none{nullptr, nullptr};
-  EXPECT_EQ(names(sm_tiles(u.sms, none, GpcLayout(2), SmTiling::kPerSm)),
-            (Tiles{{"sm0"}, {"sm1"}}));
+  EXPECT_EQ(names(sm_tiles(u.sms, none)), (Tiles{{"sm0"}, {"sm1"}}));
 }
 
 // `ctas` CTAs of four warps in clusters of `cluster`; each warp loads, arrives at and

@@ -214,7 +214,12 @@ class TmaRig : public ::testing::Test {
       engine.add(ClockDomain::kCore, ports_.back().get());
       raw.push_back(sms_.back().get());
     }
-    for (Sm* sm : raw) engine.add(ClockDomain::kCore, sm);
+    SmNetwork network(sms, config_.cluster().dsmem_latency_cycles());
+    for (Sm* sm : raw) {
+      engine.add(ClockDomain::kCore, sm);
+      sm->set_network(&network.outbox(sm->id()));
+    }
+    engine.add(ClockDomain::kCore, &network);
     CtaScheduler scheduler(raw, Clock{kCycle});
     scheduler.set_clusters(GpcLayout(std::vector<std::uint32_t>{sms}), 1);
     engine.add(ClockDomain::kCore, &scheduler);
