@@ -15,12 +15,31 @@ namespace sassim::correlate {
 namespace {
 
 // Columns that are not swept parameters: run identification and the /kernels table.
-constexpr std::array<std::string_view, 22> kFixedColumns = {
-    "run_index",     "run_id",      "trace",      "kernel_id",         "kernel_name",
-    "grid_x",        "grid_y",      "grid_z",     "block_x",           "block_y",
-    "block_z",       "start_cycle", "cycles",     "warp_instructions", "ipc",
-    "l1_hit_rate",   "l2_hit_rate", "dram_bytes", "dram_gbps",         "tensor_utilisation",
-    "tensor_tflops", "host_seconds"};
+constexpr std::array<std::string_view, 25> kFixedColumns = {"run_index",
+                                                            "run_id",
+                                                            "trace",
+                                                            "kernel_id",
+                                                            "kernel_name",
+                                                            "grid_x",
+                                                            "grid_y",
+                                                            "grid_z",
+                                                            "block_x",
+                                                            "block_y",
+                                                            "block_z",
+                                                            "start_cycle",
+                                                            "cycles",
+                                                            "warp_instructions",
+                                                            "ipc",
+                                                            "l1_hit_rate",
+                                                            "l2_hit_rate",
+                                                            "dram_bytes",
+                                                            "dram_gbps",
+                                                            "tensor_utilisation",
+                                                            "tensor_tflops",
+                                                            "host_seconds",
+                                                            "sampled",
+                                                            "simulated_warp_instructions",
+                                                            "cycles_ci95_pct"};
 
 bool is_parameter(const std::string& column) {
   return std::find(kFixedColumns.begin(), kFixedColumns.end(), column) == kFixedColumns.end() &&

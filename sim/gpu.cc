@@ -252,6 +252,7 @@ KernelResult Gpu::finish(Launch& launch) {
   r.start_cycle = launch.start_cycle;
   r.cycles = core_cycle() - launch.start_cycle;
   r.warp_insts = launch.progress.warp_insts.load(std::memory_order_relaxed);
+  r.simulated_warp_insts = r.warp_insts;
   summary_->fill(snapshot().minus(launch.before), config_, r);
   r.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.host_start).count();
@@ -348,6 +349,12 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
       }
       auto& kernel_launch = std::get<traces::KernelLaunch>(*command);
       const std::size_t order = graph.add_launch(kernel_launch.kernel->info().stream_id);
+      if (sampler_ != nullptr && order >= sampler_->launches()) {
+        throw Error(fmt::format("{}: kernel launch {} was not there when the traces were "
+                                "first read for sampling ({} launches)",
+                                kernel_launch.kernel->info().source, order + 1,
+                                sampler_->launches()));
+      }
       auto launch = prepare(*kernel_launch.kernel, order);
       launch->owned = std::move(kernel_launch.kernel);
       pending.push_back(std::move(launch));
@@ -359,10 +366,27 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
         ++it;
         continue;
       }
+      const bool estimated = sampler_ != nullptr && !sampler_->detail((*it)->order);
+      if (estimated && !running.empty()) {  // an estimated launch takes the GPU alone
+        ++it;
+        continue;
+      }
       if (running.empty() && kernels_done_ > 0) {
         const Clock core = engine_.clock(ClockDomain::kCore);
         engine_.advance_to(engine_.now() +
                            core.edge(config_.simulation().kernel_launch_latency_cycles()));
+      }
+      if (estimated) {
+        const std::size_t order = (*it)->order;
+        results[order] = sampler_->estimate(order, (*it)->trace->info(), core_cycle(),
+                                            config_.clocks().core_mhz());
+        engine_.advance_to(engine_.now() +
+                           engine_.clock(ClockDomain::kCore).edge(results[order]->cycles));
+        graph.mark_done(order);
+        ++kernels_done_;
+        if (progress_) progress_(progress_event(nullptr));
+        it = pending.erase(it);
+        continue;
       }
       start(**it);
       running.push_back(std::move(*it));
@@ -385,6 +409,7 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
     for (auto& launch : done) {
       graph.mark_done(launch->order);
       results[launch->order] = finish(*launch);
+      if (sampler_ != nullptr) sampler_->record(launch->order, *results[launch->order]);
       if (progress_) progress_(progress_event(nullptr));
     }
     done.clear();

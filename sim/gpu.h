@@ -15,6 +15,7 @@
 #include "memsys/memory_system.h"
 #include "sim/cta_scheduler.h"
 #include "sim/kernel_result.h"
+#include "sim/kernel_sampler.h"
 #include "sim/kernel_summary.h"
 #include "sim/sm.h"
 #include "sim/sm_tiles.h"
@@ -56,6 +57,11 @@ class Gpu {
   void set_sass_listings(std::vector<traces::sass::Listing> listings) {
     listings_ = std::move(listings);
   }
+
+  // Kernel sampling for the launches of run() (null: every launch in detail, the
+  // default); the sampler's launches must be the workload's. Estimated launches start
+  // when nothing else runs and take the GPU for their estimated cycles.
+  void set_sampler(KernelSampler* sampler) { sampler_ = sampler; }
 
   // Host threads the SMs tick on (1: this thread alone, the default). Every result is
   // the same for any count (sim/sm_tiles.h says how SMs are grouped).
@@ -106,6 +112,7 @@ class Gpu {
   std::uint64_t kernels_total_ = 0;
   std::uint64_t kernels_done_ = 0;
   std::vector<traces::sass::Listing> listings_;
+  KernelSampler* sampler_ = nullptr;
 };
 
 }  // namespace sassim::sim

@@ -41,7 +41,10 @@ constexpr const char* kKernelUnits[] = {"",
                                         "GB/s",
                                         "fraction",
                                         "TFLOP/s",
-                                        "seconds"};
+                                        "seconds",
+                                        "",
+                                        "warp instructions",
+                                        "%"};
 
 struct KernelRow {
   std::uint32_t id;
@@ -50,6 +53,9 @@ struct KernelRow {
   std::uint64_t start_cycle, cycles, warp_instructions;
   double ipc, l1_hit_rate, l2_hit_rate, dram_bytes, dram_gbps, tensor_utilisation, tensor_tflops,
       host_seconds;
+  std::uint8_t sampled;
+  std::uint64_t simulated_warp_instructions;
+  double cycles_ci95_pct;
 };
 
 H5::CompType kernel_row_type() {
@@ -76,6 +82,11 @@ H5::CompType kernel_row_type() {
                  H5::PredType::NATIVE_DOUBLE);
   t.insertMember("tensor_tflops", HOFFSET(KernelRow, tensor_tflops), H5::PredType::NATIVE_DOUBLE);
   t.insertMember("host_seconds", HOFFSET(KernelRow, host_seconds), H5::PredType::NATIVE_DOUBLE);
+  t.insertMember("sampled", HOFFSET(KernelRow, sampled), H5::PredType::NATIVE_UINT8);
+  t.insertMember("simulated_warp_instructions", HOFFSET(KernelRow, simulated_warp_instructions),
+                 H5::PredType::NATIVE_UINT64);
+  t.insertMember("cycles_ci95_pct", HOFFSET(KernelRow, cycles_ci95_pct),
+                 H5::PredType::NATIVE_DOUBLE);
   return t;
 }
 
@@ -89,10 +100,28 @@ void write_string_attribute(H5::H5Object& object, const char* name, const std::s
 void write_kernels(H5::H5File& file, const std::vector<KernelResult>& results) {
   std::vector<KernelRow> rows;
   for (const KernelResult& r : results) {
-    rows.push_back({r.info.id, r.info.name.c_str(), r.info.grid.x, r.info.grid.y, r.info.grid.z,
-                    r.info.block.x, r.info.block.y, r.info.block.z, r.start_cycle, r.cycles,
-                    r.warp_insts, r.ipc, r.l1_hit_rate, r.l2_hit_rate, r.dram_bytes, r.dram_gbps,
-                    r.tensor_utilisation, r.tensor_tflops, r.host_seconds});
+    rows.push_back({r.info.id,
+                    r.info.name.c_str(),
+                    r.info.grid.x,
+                    r.info.grid.y,
+                    r.info.grid.z,
+                    r.info.block.x,
+                    r.info.block.y,
+                    r.info.block.z,
+                    r.start_cycle,
+                    r.cycles,
+                    r.warp_insts,
+                    r.ipc,
+                    r.l1_hit_rate,
+                    r.l2_hit_rate,
+                    r.dram_bytes,
+                    r.dram_gbps,
+                    r.tensor_utilisation,
+                    r.tensor_tflops,
+                    r.host_seconds,
+                    static_cast<std::uint8_t>(r.sampled ? 1 : 0),
+                    r.simulated_warp_insts,
+                    r.cycles_ci95_pct});
   }
   hsize_t dims[1] = {rows.size()};
   H5::CompType type = kernel_row_type();
@@ -266,6 +295,12 @@ void write_hdf5(const std::filesystem::path& file, const RunInfo& run,
       H5::Attribute a =
           h5.createAttribute("partial", H5::PredType::NATIVE_UINT8, H5::DataSpace(H5S_SCALAR));
       a.write(H5::PredType::NATIVE_UINT8, &partial);
+    }
+    write_string_attribute(h5, "sampling", run.sampling);
+    {
+      H5::Attribute a = h5.createAttribute("cycles_ci95_pct", H5::PredType::NATIVE_DOUBLE,
+                                           H5::DataSpace(H5S_SCALAR));
+      a.write(H5::PredType::NATIVE_DOUBLE, &run.cycles_ci95_pct);
     }
     {
       const H5::StrType str = utf8_string();

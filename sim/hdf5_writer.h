@@ -24,6 +24,10 @@ struct RunInfo {
   std::string config_text;
   std::uint32_t num_sms = 0;
   bool partial = false;  // the run was stopped: the kernels finished before the stop
+  // Kernel sampling ("off" or "kernels") and the 95% half-width of the total cycles as a
+  // percentage of them (0 without sampling).
+  std::string sampling = "off";
+  double cycles_ci95_pct = 0;
 };
 
 // Throws sassim::Error when the file cannot be written.

@@ -13,7 +13,7 @@ KERNEL_COLUMNS = [
     "kernel_id", "kernel_name", "grid_x", "grid_y", "grid_z", "block_x", "block_y",
     "block_z", "start_cycle", "cycles", "warp_instructions", "ipc", "l1_hit_rate",
     "l2_hit_rate", "dram_bytes", "dram_gbps", "tensor_utilisation", "tensor_tflops",
-    "host_seconds",
+    "host_seconds", "sampled", "simulated_warp_instructions", "cycles_ci95_pct",
 ]
 # Root attributes of a results file.
 ATTRIBUTES = ["sassim_version", "git_commit", "trace", "config_name"]

@@ -27,7 +27,9 @@
 #include "sim/cli/progress.h"
 #include "sim/gpu.h"
 #include "sim/hdf5_writer.h"
+#include "sim/kernel_sampler.h"
 #include "sim/report.h"
+#include "sim/sampling_report.h"
 #include "traces/accelsim_reader.h"
 #include "traces/sass/listing.h"
 #include "traces/tokens.h"
@@ -77,6 +79,7 @@ struct RunOptions {
   unsigned threads = 0;          // 0: one per host core
   unsigned progress_every = 30;  // seconds between progress lines when stderr is no terminal
   bool quiet = false;
+  std::string sample = "off";  // kernel sampling: off | kernels
 };
 
 // --threads, else SASSIM_THREADS, else one per host core.
@@ -135,6 +138,15 @@ void run(const RunOptions& options) {
   sim::Gpu gpu(gpu_config);
   gpu.set_threads(threads);
   gpu.set_sass_listings(std::move(listings));
+  std::unique_ptr<sim::KernelSampler> sampler;
+  if (options.sample == "kernels") {
+    // A first pass over the traces finds each launch's signature.
+    sampler = std::make_unique<sim::KernelSampler>(
+        sim::workload_signatures(*traces::open_accelsim_workload(trace)), sim::SamplingOptions{});
+    fmt::print("sampling: {} kernel launches in {} classes\n", sampler->launches(),
+               sampler->classes());
+    gpu.set_sampler(sampler.get());
+  }
   std::vector<sim::KernelResult> results;
   const std::optional<std::size_t> kernels_total = workload->kernel_count();
   int stop_signal = 0;
@@ -156,12 +168,19 @@ void run(const RunOptions& options) {
                    : fmt::format("; writing them to {}, marked partial", options.out));
   }
   sim::print_summary(stdout, results);
+  const double total_ci = sampler ? sampler->total_ci95_pct(results) : 0.0;
+  if (sampler) sim::print_sampling_summary(stdout, results, total_ci);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   fmt::print("peak memory {:.1f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
   if (!options.out.empty()) {
-    sim::RunInfo info{trace, config_name, config::to_text(gpu_config), gpu_config.num_sms(),
-                      stop_signal != 0};
+    sim::RunInfo info{trace,
+                      config_name,
+                      config::to_text(gpu_config),
+                      gpu_config.num_sms(),
+                      stop_signal != 0,
+                      options.sample,
+                      total_ci};
     sim::write_hdf5(options.out, info, results);
     fmt::print("results written to {}{}\n", options.out, stop_signal != 0 ? " (partial)" : "");
   }
@@ -201,6 +220,11 @@ void add_run_command(CLI::App& app) {
                   "lines (default 30)")
       ->type_name("SECONDS")
       ->check(CLI::Range(1u, 86400u));
+  cmd->add_option("--sample", options->sample,
+                  "kernel sampling: off (default), or kernels: launches with matching "
+                  "signatures are estimated from the first ones simulated in detail "
+                  "(docs/SAMPLING.md)")
+      ->check(CLI::IsMember({"off", "kernels"}));
   cmd->callback([options] { run(*options); });
 }
 
