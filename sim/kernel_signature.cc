@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <filesystem>
+#include <map>
 
 #include "traces/warp_stream.h"
 
@@ -54,10 +56,21 @@ KernelSignature signature_of(traces::KernelTrace& kernel) {
 
 std::vector<KernelSignature> workload_signatures(traces::Workload& workload) {
   std::vector<KernelSignature> out;
+  // Launches of one kernel file: the file is read once (the headers are the same).
+  std::map<std::string, std::size_t> first_of_file;
   while (std::optional<traces::Command> command = workload.next()) {
-    if (auto* launch = std::get_if<traces::KernelLaunch>(&*command)) {
-      out.push_back(signature_of(*launch->kernel));
+    auto* launch = std::get_if<traces::KernelLaunch>(&*command);
+    if (launch == nullptr) continue;
+    std::string source = launch->kernel->info().source;
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(source, error)) source.clear();  // not from a file
+    const auto seen = source.empty() ? first_of_file.end() : first_of_file.find(source);
+    if (seen != first_of_file.end()) {
+      out.push_back(out[seen->second]);
+      continue;
     }
+    if (!source.empty()) first_of_file.emplace(source, out.size());
+    out.push_back(signature_of(*launch->kernel));
   }
   return out;
 }

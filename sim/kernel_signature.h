@@ -27,7 +27,7 @@ struct KernelSignature {
 KernelSignature signature_of(traces::KernelTrace& kernel);
 
 // The signature of every kernel launch of `workload` (which is then used up), in launch
-// order.
+// order; launches of one kernel file (KernelInfo::source) read it once.
 std::vector<KernelSignature> workload_signatures(traces::Workload& workload);
 
 // Same header, and warp instructions, each class of the mix and global bytes within

@@ -39,6 +39,10 @@ std::vector<std::string> run_arguments(const SweepPlan& plan, const SweepRun& ru
   }
   for (const char* word : {"--out", kResultsName, "-q", "--threads"}) argv.emplace_back(word);
   argv.push_back(std::to_string(plan.threads_per_run));
+  if (plan.sample != "off") {
+    argv.emplace_back("--sample");
+    argv.push_back(plan.sample);
+  }
   return argv;
 }
 

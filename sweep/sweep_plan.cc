@@ -242,6 +242,11 @@ SweepPlan load_sweep_plan(const fs::path& spec_path, const std::optional<fs::pat
     problems.add(fmt::format("{}: no output folder: set `output: \"DIR\"` or pass --out DIR",
                              file.source()));
   }
+  plan.sample = spec.sample();
+  if (plan.sample != "off" && plan.sample != "kernels") {
+    problems.add(fmt::format("{}: sample = \"{}\": expected \"off\" or \"kernels\"",
+                             file.where("sample"), plan.sample));
+  }
   if (!(spec.slurm().poll_seconds() > 0)) {
     problems.add(fmt::format("{}: slurm.poll_seconds must be positive", file.where("slurm")));
   }
@@ -265,8 +270,10 @@ SweepPlan load_sweep_plan(const fs::path& spec_path, const std::optional<fs::pat
 }
 
 std::string run_record(const SweepPlan& plan, const SweepRun& run) {
-  return fmt::format("sassim sweep run\nid: {}\n{}config_digest: {}\n", run.id, run_key(plan, run),
-                     plan.points[run.point].config_digest);
+  // Runs without sampling record what they always did.
+  const std::string sample = plan.sample == "off" ? "" : fmt::format("sample: {}\n", plan.sample);
+  return fmt::format("sassim sweep run\nid: {}\n{}config_digest: {}\n{}", run.id,
+                     run_key(plan, run), plan.points[run.point].config_digest, sample);
 }
 
 }  // namespace sassim::sweep

@@ -43,6 +43,7 @@ struct SweepPlan {
   // Host threads each run simulates on (sassim run --threads; not part of a run's
   // identity: results are the same for any count).
   unsigned threads_per_run = 1;
+  std::string sample = "off";  // sassim run --sample of every run
 };
 
 // Reads, checks and expands a spec; `output` (the --out option), when given, replaces

@@ -119,6 +119,23 @@ TEST_F(Plan, RunsGetTheirHostThreadsWhichAreNotPartOfTheirIdentity) {
   EXPECT_EQ(run_record(plan, plan.runs[9]), record);
 }
 
+TEST_F(Plan, KernelSamplingGoesToEveryRunAndIntoItsRecord) {
+  const SweepPlan full = load("");
+  const SweepPlan sampled = load("sample: \"kernels\"\n");
+  EXPECT_EQ(full.sample, "off");
+  EXPECT_EQ(sampled.sample, "kernels");
+  const std::vector<std::string> argv = run_arguments(sampled, sampled.runs[0], "sassim");
+  const auto at = std::find(argv.begin(), argv.end(), "--sample");
+  ASSERT_NE(at, argv.end());
+  EXPECT_EQ(*(at + 1), "kernels");
+  const std::vector<std::string> plain = run_arguments(full, full.runs[0], "sassim");
+  EXPECT_EQ(std::find(plain.begin(), plain.end(), "--sample"), plain.end());
+  // Same run, same id; a finished run of the other mode is not reused.
+  EXPECT_EQ(full.runs[0].id, sampled.runs[0].id);
+  EXPECT_EQ(run_record(sampled, sampled.runs[0]),
+            run_record(full, full.runs[0]) + "sample: kernels\n");
+}
+
 TEST_F(Plan, ConfigDigestFollowsTheResolvedConfig) {
   write_file(dir_.path() / "base.txtpb", "base: \"gtx1080\"\n");
   const std::string rest = "point { set: \"num_sms=2\" }\n";

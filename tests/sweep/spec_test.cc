@@ -54,6 +54,14 @@ TEST_F(SpecErrors, UnknownNestedFieldPointsAtItsName) {
                                     HasSubstr("fields: path, values")));
 }
 
+TEST_F(SpecErrors, SampleModeMustBeKnown) {
+  const std::string text = spec("sample: \"ctas\"\n");
+  EXPECT_THAT(error_of(text),
+              AllOf(HasSubstr(at(text, 3, "sample") + ": "),
+                    HasSubstr("sample = \"ctas\": expected \"off\" or \"kernels\"")));
+  EXPECT_EQ(error_of(spec("sample: \"kernels\"\n")), "");
+}
+
 TEST_F(SpecErrors, SyntaxErrorHasItsPosition) {
   EXPECT_THAT(error_of(spec("axis { path: \"num_sms\"\n")), HasSubstr(file().string() + ":4:"));
 }
