@@ -6,6 +6,7 @@
 
 #include "ground/error.h"
 #include "sim/control_bits.h"
+#include "sim/cta_sampler.h"
 #include "sim/register_file.h"
 
 namespace sassim::sim {
@@ -93,6 +94,18 @@ std::optional<traces::CtaTrace> CtaScheduler::read_cta(Running& k) {
 
 void CtaScheduler::read_next(Running& k) {
   if (!k.clusters) {
+    // Sampling within the kernel: CTAs it skips are read and dropped (they retire at
+    // once, for progress).
+    if (CtaSampler* sampler = k.context->cta_sampler) {
+      while (sampler->skip_next()) {
+        std::optional<traces::CtaTrace> cta = read_cta(k);
+        if (!cta) break;
+        sampler->skipped(cta->instruction_count());
+        if (k.context->progress != nullptr) {
+          k.context->progress->ctas_retired.fetch_add(1, std::memory_order_relaxed);
+        }
+      }
+    }
     k.next = read_cta(k);
     return;
   }

@@ -13,6 +13,7 @@
 #include "isa/arch.h"
 #include "sim/cluster_launch.h"
 #include "sim/control_bits.h"
+#include "sim/cta_sampler.h"
 #include "sim/launch_graph.h"
 #include "sim/register_file.h"
 
@@ -105,6 +106,10 @@ Gpu::Gpu(const config::GpuConfig& config)
   StatNameSink names;
   report_all(names);
   stats_schema_ = std::make_shared<const StatsSchema>(names.names());
+  dram_byte_counters_ = stats_schema_->matching("gpu.dram.channel[", ".read_bytes");
+  for (std::uint32_t i : stats_schema_->matching("gpu.dram.channel[", ".write_bytes")) {
+    dram_byte_counters_.push_back(i);
+  }
   summary_ = std::make_unique<KernelSummary>(*stats_schema_);
 }
 
@@ -188,6 +193,7 @@ struct Gpu::Launch {
   KernelContext context;
   KernelContext::Progress progress;
   StatsSnapshot before;
+  std::unique_ptr<CtaSampler> cta_sampler;  // sampling within the kernel, else null
   std::uint64_t start_cycle = 0;
   std::chrono::steady_clock::time_point host_start;
 };
@@ -219,7 +225,7 @@ std::unique_ptr<Gpu::Launch> Gpu::prepare(traces::KernelTrace& kernel, std::size
   return launch;
 }
 
-void Gpu::start(Launch& launch) {
+void Gpu::start(Launch& launch, bool sample_ctas) {
   launch.host_start = std::chrono::steady_clock::now();
   launch.before = snapshot();
   launch.start_cycle = core_cycle();
@@ -235,6 +241,20 @@ void Gpu::start(Launch& launch) {
     // Without a launch time the first CTA is placed in the next cycle.
     not_before = core.edge(launch.start_cycle + 1 + sm.grid_launch_cycles()) +
                  static_cast<Picos>(std::llround(sm.grid_launch_ns() * 1000.0));
+  }
+  if (sample_ctas && launch.trace->info().cluster.count() <= 1) {
+    const traces::Dim3& grid = launch.trace->info().grid;
+    std::uint64_t per_sm = 0;
+    while (per_sm < 1024 &&
+           sms_.front()->can_accept(launch.context.cta, static_cast<std::uint32_t>(per_sm + 1))) {
+      ++per_sm;
+    }
+    const std::vector<std::uint32_t> dram = dram_byte_counters_;
+    launch.cta_sampler =
+        std::make_unique<CtaSampler>(std::uint64_t{grid.x} * grid.y * grid.z, per_sm * sms_.size(),
+                                     static_cast<double>(config_.l2().size_bytes()),
+                                     [dram](const StatsSnapshot& s) { return s.sum(dram); });
+    launch.context.cta_sampler = launch.cta_sampler.get();
   }
   cta_scheduler_->start_kernel(*launch.trace, launch.context, not_before);
 }
@@ -253,7 +273,19 @@ KernelResult Gpu::finish(Launch& launch) {
   r.cycles = core_cycle() - launch.start_cycle;
   r.warp_insts = launch.progress.warp_insts.load(std::memory_order_relaxed);
   r.simulated_warp_insts = r.warp_insts;
-  summary_->fill(snapshot().minus(launch.before), config_, r);
+  StatsSnapshot change = snapshot().minus(launch.before);
+  if (const CtaSampler* s = launch.cta_sampler.get(); s != nullptr && s->skipped_ctas() > 0) {
+    // The skipped CTAs' time passes now, the kernel alone on the GPU.
+    const auto skipped = static_cast<std::uint64_t>(std::llround(s->skipped_cycles()));
+    engine_.advance_to(engine_.now() + engine_.clock(ClockDomain::kCore).edge(skipped));
+    r.cycles += skipped;
+    r.warp_insts += s->skipped_warp_insts();
+    r.sampled = true;
+    r.waves_sampled = true;
+    r.cycles_ci95_pct = 100.0 * s->skipped_cycles_ci95() / static_cast<double>(r.cycles);
+    s->extrapolate(change);
+  }
+  summary_->fill(change, config_, r);
   r.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.host_start).count();
   ++kernels_done_;
@@ -270,6 +302,12 @@ void Gpu::run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
         return true;
       }
       if (progress_) progress_(progress_event(running.front().get()));
+    }
+    for (const auto& launch : running) {
+      if (launch->cta_sampler) {
+        launch->cta_sampler->observe(launch->progress.ctas_retired.load(std::memory_order_relaxed),
+                                     core_cycle(), [&] { return snapshot(); });
+      }
     }
     for (const auto& launch : running) {
       if (finished(*launch, running.size())) return true;
@@ -350,10 +388,10 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
       auto& kernel_launch = std::get<traces::KernelLaunch>(*command);
       const std::size_t order = graph.add_launch(kernel_launch.kernel->info().stream_id);
       if (sampler_ != nullptr && order >= sampler_->launches()) {
-        throw Error(fmt::format("{}: kernel launch {} was not there when the traces were "
-                                "first read for sampling ({} launches)",
-                                kernel_launch.kernel->info().source, order + 1,
-                                sampler_->launches()));
+        throw Error(
+            fmt::format("{}: kernel launch {} was not there when the traces were "
+                        "first read for sampling ({} launches)",
+                        kernel_launch.kernel->info().source, order + 1, sampler_->launches()));
       }
       auto launch = prepare(*kernel_launch.kernel, order);
       launch->owned = std::move(kernel_launch.kernel);
@@ -388,7 +426,11 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
         it = pending.erase(it);
         continue;
       }
-      start(**it);
+      // Sampling within a kernel needs it alone on the GPU.
+      for (const auto& other : running) {
+        if (other->cta_sampler) other->cta_sampler->stop();
+      }
+      start(**it, cta_sampling_ && running.empty());
       running.push_back(std::move(*it));
       it = pending.erase(it);
     }

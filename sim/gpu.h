@@ -62,6 +62,9 @@ class Gpu {
   // default); the sampler's launches must be the workload's. Estimated launches start
   // when nothing else runs and take the GPU for their estimated cycles.
   void set_sampler(KernelSampler* sampler) { sampler_ = sampler; }
+  // Sampling within kernels (sim/cta_sampler.h) for launches of run() that start with
+  // nothing else running and have no clusters.
+  void set_cta_sampling(bool on) { cta_sampling_ = on; }
 
   // Host threads the SMs tick on (1: this thread alone, the default). Every result is
   // the same for any count (sim/sm_tiles.h says how SMs are grouped).
@@ -85,7 +88,8 @@ class Gpu {
   void report_all(StatSink& sink) const;
   std::uint64_t total_warp_insts() const;
   std::unique_ptr<Launch> prepare(traces::KernelTrace& kernel, std::size_t order);
-  void start(Launch& launch);
+  // sample_ctas: with sampling within the kernel (sim/cta_sampler.h).
+  void start(Launch& launch, bool sample_ctas = false);
   bool finished(const Launch& launch, std::size_t running) const;
   KernelResult finish(Launch& launch);
   // Runs the engine until one of the running launches finishes; returns them.
@@ -104,6 +108,7 @@ class Gpu {
   std::vector<ClockedUnit*> sm_units_;
   std::vector<ClockedUnit*> ports_;                  // by SM: the unit its memory port is, or null
   std::shared_ptr<const StatsSchema> stats_schema_;  // the counters of every unit above
+  std::vector<std::uint32_t> dram_byte_counters_;    // read and written at the channels
   std::unique_ptr<KernelSummary> summary_;
   std::uint64_t launches_ = 0;  // launches prepared so far (KernelContext::launch_seq)
   ProgressCallback progress_;
@@ -113,6 +118,7 @@ class Gpu {
   std::uint64_t kernels_done_ = 0;
   std::vector<traces::sass::Listing> listings_;
   KernelSampler* sampler_ = nullptr;
+  bool cta_sampling_ = false;
 };
 
 }  // namespace sassim::sim

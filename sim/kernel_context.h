@@ -14,6 +14,7 @@ namespace sassim::sim {
 
 class ControlBitsTable;
 class RegisterReadTable;
+class CtaSampler;
 
 // Resources one CTA holds on an SM while resident.
 struct CtaResources {
@@ -57,6 +58,8 @@ struct KernelContext {
   ControlBitsTable* control = nullptr;
   // Register-bank read cost by static instruction (`sm.register_file`); null = none.
   RegisterReadTable* register_reads = nullptr;
+  // Sampling within the kernel (sim/cta_sampler.h; null: every CTA in detail).
+  CtaSampler* cta_sampler = nullptr;
 };
 
 // Told when an SM frees the resources of a CTA.

@@ -27,10 +27,12 @@ struct KernelResult {
   KernelStats stats;  // every counter's change during the kernel
   // Cycles x SMs x sub-cores: the warp instructions the GPU could have issued.
   std::uint64_t issue_slots = 0;
-  // Kernel sampling (sim/kernel_sampler.h): whether the launch was estimated rather than
-  // simulated in detail, the warp instructions simulated in detail for it, and the 95%
-  // half-width of its cycles as a percentage of them (0 when simulated in detail).
+  // Sampling (sim/kernel_sampler.h, sim/cta_sampler.h): whether the launch was estimated
+  // or some of its CTAs skipped rather than all simulated in detail, the warp
+  // instructions simulated in detail for it, and the 95% half-width of its cycles as a
+  // percentage of them (0 when simulated in detail).
   bool sampled = false;
+  bool waves_sampled = false;  // sampling within the kernel skipped some of its CTAs
   std::uint64_t simulated_warp_insts = 0;
   double cycles_ci95_pct = 0;
 };

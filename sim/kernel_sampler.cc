@@ -88,6 +88,7 @@ KernelResult KernelSampler::estimate(std::size_t launch, const traces::KernelInf
       static_cast<std::uint64_t>(std::llround(static_cast<double>(rep.issue_slots) / scale));
   r.host_seconds = 0;
   r.sampled = true;
+  r.waves_sampled = false;
   r.simulated_warp_insts = 0;
   const double t = t95(m.k - 1);
   r.cycles_ci95_pct = m.mean > 0 ? 100.0 * t * m.sd * std::sqrt(1.0 + 1.0 / m.k) / m.mean : 0;
@@ -96,11 +97,21 @@ KernelResult KernelSampler::estimate(std::size_t launch, const traces::KernelInf
   return r;
 }
 
-double KernelSampler::total_ci95_pct(const std::vector<KernelResult>& results) const {
-  double total = 0;
-  for (const KernelResult& r : results) total += static_cast<double>(r.cycles);
+double KernelSampler::estimates_variance() const {
   double var = 0;
   for (const Class& c : classes_) var += c.mean_error * c.mean_error + c.own_error_sq;
+  return var;
+}
+
+double total_ci95_pct(const std::vector<KernelResult>& results, const KernelSampler* kernels) {
+  double total = 0, var = kernels != nullptr ? kernels->estimates_variance() : 0.0;
+  for (const KernelResult& r : results) {
+    total += static_cast<double>(r.cycles);
+    if (r.waves_sampled) {
+      const double half = r.cycles_ci95_pct / 100.0 * static_cast<double>(r.cycles);
+      var += half * half;
+    }
+  }
   return total > 0 ? 100.0 * std::sqrt(var) / total : 0;
 }
 

@@ -29,6 +29,11 @@ struct SamplingOptions {
 // Two-sided 95% quantile of Student's t with `df` degrees of freedom (df >= 1).
 double t95(std::uint32_t df);
 
+// The 95% half-width of the total cycles of `results` as a percentage of them: the
+// estimates of `kernels` (may be null) and, independent of them and of each other, the
+// launches whose CTAs were sampled (KernelResult::waves_sampled).
+double total_ci95_pct(const std::vector<KernelResult>& results, const class KernelSampler* kernels);
+
 class KernelSampler {
  public:
   // `launches`: every kernel launch of the workload, in launch order.
@@ -46,9 +51,9 @@ class KernelSampler {
   // clock of `core_mhz`.
   KernelResult estimate(std::size_t launch, const traces::KernelInfo& info,
                         std::uint64_t start_cycle, double core_mhz);
-  // The 95% half-width of the total cycles of `results` as a percentage of them: the
-  // estimated launches' errors, each class's mean error shared by its estimates.
-  double total_ci95_pct(const std::vector<KernelResult>& results) const;
+  // The square of the 95% half-width, in cycles, of the estimates' total: each class's
+  // mean error is shared by its estimates, their own errors are independent.
+  double estimates_variance() const;
 
  private:
   struct Class {

@@ -243,9 +243,11 @@ SweepPlan load_sweep_plan(const fs::path& spec_path, const std::optional<fs::pat
                              file.source()));
   }
   plan.sample = spec.sample();
-  if (plan.sample != "off" && plan.sample != "kernels") {
-    problems.add(fmt::format("{}: sample = \"{}\": expected \"off\" or \"kernels\"",
-                             file.where("sample"), plan.sample));
+  if (plan.sample != "off" && plan.sample != "kernels" && plan.sample != "ctas" &&
+      plan.sample != "all") {
+    problems.add(
+        fmt::format("{}: sample = \"{}\": expected \"off\", \"kernels\", \"ctas\" or \"all\"",
+                    file.where("sample"), plan.sample));
   }
   if (!(spec.slurm().poll_seconds() > 0)) {
     problems.add(fmt::format("{}: slurm.poll_seconds must be positive", file.where("slurm")));

@@ -139,7 +139,8 @@ void run(const RunOptions& options) {
   gpu.set_threads(threads);
   gpu.set_sass_listings(std::move(listings));
   std::unique_ptr<sim::KernelSampler> sampler;
-  if (options.sample == "kernels") {
+  gpu.set_cta_sampling(options.sample == "ctas" || options.sample == "all");
+  if (options.sample == "kernels" || options.sample == "all") {
     // A first pass over the traces finds each launch's signature.
     sampler = std::make_unique<sim::KernelSampler>(
         sim::workload_signatures(*traces::open_accelsim_workload(trace)), sim::SamplingOptions{});
@@ -168,8 +169,8 @@ void run(const RunOptions& options) {
                    : fmt::format("; writing them to {}, marked partial", options.out));
   }
   sim::print_summary(stdout, results);
-  const double total_ci = sampler ? sampler->total_ci95_pct(results) : 0.0;
-  if (sampler) sim::print_sampling_summary(stdout, results, total_ci);
+  const double total_ci = sim::total_ci95_pct(results, sampler.get());
+  if (options.sample != "off") sim::print_sampling_summary(stdout, results, total_ci);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   fmt::print("peak memory {:.1f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
@@ -221,10 +222,11 @@ void add_run_command(CLI::App& app) {
       ->type_name("SECONDS")
       ->check(CLI::Range(1u, 86400u));
   cmd->add_option("--sample", options->sample,
-                  "kernel sampling: off (default), or kernels: launches with matching "
-                  "signatures are estimated from the first ones simulated in detail "
-                  "(docs/SAMPLING.md)")
-      ->check(CLI::IsMember({"off", "kernels"}));
+                  "sampling (docs/SAMPLING.md): off (default); kernels: launches with "
+                  "matching signatures are estimated from the first ones simulated in detail; "
+                  "ctas: once a kernel's CTA completion rate is stable, its CTAs but the last "
+                  "wave are skipped; all: both")
+      ->check(CLI::IsMember({"off", "kernels", "ctas", "all"}));
   cmd->callback([options] { run(*options); });
 }
 

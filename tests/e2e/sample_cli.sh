@@ -20,10 +20,10 @@ done >"$work/kernelslist.g"
 
 expect 0 "sampling: 40 kernel launches in 8 classes" -- \
   "$sassim" run -q -c a100 "$work/kernelslist.g" --sample kernels --out "$work/sampled.h5"
-expect 0 "sampling: 16 of 40 launches estimated; [0-9]+ of [0-9]+ warp instructions simulated" -- \
+expect 0 "sampling: 16 of 40 launches estimated, 0 sampled within; [0-9]+ of [0-9]+ warp instructions simulated" -- \
   "$sassim" run -q -c a100 "$work/kernelslist.g" --sample kernels
 expect 0 "results written" -- "$sassim" run -q -c a100 "$work/kernelslist.g" --out "$work/full.h5"
-expect 2 "--sample: bogus not in \{off,kernels\}" -- \
+expect 2 "--sample: bogus not in \{off,kernels,ctas,all\}" -- \
   "$sassim" run -q -c a100 "$work/kernelslist.g" --sample bogus
 
 check="$(/usr/bin/python3 - "$work/full.h5" "$work/sampled.h5" <<'PY'

@@ -133,7 +133,7 @@ TEST(KernelSampler, SpreadSamplesGiveAStudentTInterval) {
   const double mean_error = 2 * 4.303 * 5.0 / std::sqrt(3.0),
                own = 2 * (4.303 * 5.0) * (4.303 * 5.0);
   std::vector<KernelResult> all{cycles(200), cycles(100), cycles(110), cycles(105), e, f};
-  EXPECT_NEAR(s.total_ci95_pct(all), 100.0 * std::sqrt(mean_error * mean_error + own) / 725.0,
+  EXPECT_NEAR(total_ci95_pct(all, &s), 100.0 * std::sqrt(mean_error * mean_error + own) / 725.0,
               1e-9);
 }
 

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "ground/error.h"
 #include "sweep/sweep_plan.h"
 #include "sweep_test_support.h"
@@ -55,11 +57,14 @@ TEST_F(SpecErrors, UnknownNestedFieldPointsAtItsName) {
 }
 
 TEST_F(SpecErrors, SampleModeMustBeKnown) {
-  const std::string text = spec("sample: \"ctas\"\n");
-  EXPECT_THAT(error_of(text),
-              AllOf(HasSubstr(at(text, 3, "sample") + ": "),
-                    HasSubstr("sample = \"ctas\": expected \"off\" or \"kernels\"")));
-  EXPECT_EQ(error_of(spec("sample: \"kernels\"\n")), "");
+  const std::string text = spec("sample: \"waves\"\n");
+  EXPECT_THAT(
+      error_of(text),
+      AllOf(HasSubstr(at(text, 3, "sample") + ": "),
+            HasSubstr("sample = \"waves\": expected \"off\", \"kernels\", \"ctas\" or \"all\"")));
+  for (const char* mode : {"off", "kernels", "ctas", "all"}) {
+    EXPECT_EQ(error_of(spec(fmt::format("sample: \"{}\"\n", mode))), "") << mode;
+  }
 }
 
 TEST_F(SpecErrors, SyntaxErrorHasItsPosition) {
