@@ -11,8 +11,8 @@ namespace sassim::config {
 
 // Names of the bundled presets ("v100", "a100", ...), sorted.
 std::vector<std::string> preset_names();
-// Folder holding the bundled preset files: $SASSIM_HOME/configs/presets when SASSIM_HOME
-// is set, else configs/presets of the source tree this binary was built from.
+// Folder holding the bundled preset files: configs/presets of data_home()
+// (configs/data_home.h): $SASSIM_HOME, an installed binary's share/sassim, or the source tree.
 std::filesystem::path preset_dir();
 
 // Loads a preset by name or a config file by path, following `base` chains,
