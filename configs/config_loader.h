@@ -34,5 +34,8 @@ void validate(const GpuConfig& config);
 // appears, defaults included, so the text states each value a run used; parsing
 // it back gives the same values.
 std::string to_text(const GpuConfig& config);
+// The config with every unset field that has a declared default set to it (what
+// to_text() prints).
+GpuConfig with_defaults(const GpuConfig& config);
 
 }  // namespace sassim::config
