@@ -8,9 +8,11 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -153,7 +155,8 @@ void run(const RunOptions& options) {
   warn_on_other_arch(*workload, trace, config_name, gpu_config);
   fmt::print(notes, "simulating {} ({} SMs, {} MHz)\n", gpu_config.name(), gpu_config.num_sms(),
              gpu_config.clocks().core_mhz());
-  std::fflush(stdout);
+  // A standard output that cannot be written fails the run now, not after simulating.
+  flush_stdout();
 
   sim::Gpu gpu(gpu_config);
   gpu.set_threads(threads);
@@ -178,17 +181,26 @@ void run(const RunOptions& options) {
                    ? ""
                    : fmt::format("; writing them to {}, marked partial", options.out));
   }
-  print_results(options, RunHeader{trace, config_name, stop_signal != 0}, results);
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  fmt::print(notes, "peak memory {:.1f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
+  // A failed write to stdout (a full disk) still leaves the results file written.
+  std::exception_ptr print_error;
+  try {
+    print_results(options, RunHeader{trace, config_name, stop_signal != 0}, results);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    fmt::print(notes, "peak memory {:.1f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
+  } catch (const std::system_error&) {
+    print_error = std::current_exception();
+  }
   if (!options.out.empty()) {
     sim::RunInfo info{trace, config_name, config::to_text(gpu_config), gpu_config.num_sms(),
                       stop_signal != 0};
     sim::write_hdf5(options.out, info, results);
-    fmt::print(notes, "results written to {}{}\n", options.out,
-               stop_signal != 0 ? " (partial)" : "");
+    if (!print_error) {
+      fmt::print(notes, "results written to {}{}\n", options.out,
+                 stop_signal != 0 ? " (partial)" : "");
+    }
   }
+  if (print_error) std::rethrow_exception(print_error);
   if (stop_signal != 0) throw ExitStatus{128 + stop_signal};
 }
 
