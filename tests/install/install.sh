@@ -22,7 +22,7 @@ prefix="$work/prefix"
 share="$prefix/share/sassim"
 for f in bin/sassim share/sassim/configs/presets/h100.txtpb share/sassim/configs/presets/gtx1080.txtpb \
   share/sassim/traces/reference/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1/kernelslist.g \
-  share/sassim/kernels/sass/sm_80/vectoradd.sass; do
+  share/sassim/kernels/sass/sm_80/vectoradd.sass share/bash-completion/completions/sassim; do
   [[ -e "$prefix/$f" ]] || fail "not installed: $f"
 done
 cp -r "$root/traces/reference/gtx1080-microgpusim/test-apps/vectoradd/traces/vectoradd-100-32-trace" \
@@ -52,5 +52,9 @@ expect 0 "trace $share/traces/reference/v100-rodinia-bfs/.*using preset 'v100'" 
   isolated "$sassim" run -q
 expect 0 "captured vectoradd \(sm_80\) from $share/kernels/sass/sm_80/vectoradd.sass" -- \
   isolated "$sassim" capture -q vectoradd 1024
+# The installed completion asks the installed binary for the preset names.
+# shellcheck disable=SC2016
+expect 0 "^h100 h200$" -- isolated bash -c 'source "$1"; COMP_WORDS=("$2" run -c h); COMP_CWORD=3
+  _sassim; echo "${COMPREPLY[*]}"' completion "$prefix/share/bash-completion/completions/sassim" "$sassim"
 
 finish
