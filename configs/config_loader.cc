@@ -2,13 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <optional>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "configs/choices.h"
+#include "configs/data_home.h"
 #include "configs/text_parser.h"
 #include "ground/error.h"
 
@@ -105,10 +105,7 @@ GpuConfig load_chain(const fs::path& path, std::vector<ChainLink>& chain) {
 }  // namespace
 
 fs::path preset_dir() {
-  if (const char* home = std::getenv("SASSIM_HOME"); home != nullptr && *home != '\0') {
-    return fs::path(home) / "configs" / "presets";
-  }
-  return fs::path(SASSIM_SOURCE_DIR) / "configs" / "presets";
+  return data_home() / "configs" / "presets";
 }
 
 std::vector<std::string> preset_names() {

@@ -11,8 +11,8 @@ namespace sassim::config {
 
 // Names of the bundled presets ("v100", "a100", ...), sorted.
 std::vector<std::string> preset_names();
-// Folder holding the bundled preset files: $SASSIM_HOME/configs/presets when SASSIM_HOME
-// is set, else configs/presets of the source tree this binary was built from.
+// Folder holding the bundled preset files: configs/presets of data_home()
+// (configs/data_home.h): $SASSIM_HOME, an installed binary's share/sassim, or the source tree.
 std::filesystem::path preset_dir();
 
 // Loads a preset by name or a config file by path, following `base` chains,
@@ -34,5 +34,8 @@ void validate(const GpuConfig& config);
 // appears, defaults included, so the text states each value a run used; parsing
 // it back gives the same values.
 std::string to_text(const GpuConfig& config);
+// The config with every unset field that has a declared default set to it (what
+// to_text() prints).
+GpuConfig with_defaults(const GpuConfig& config);
 
 }  // namespace sassim::config

@@ -1,4 +1,4 @@
-// to_text(): the resolved config with every default written out.
+// to_text() and with_defaults(): the resolved config with every default written out.
 #include <google/protobuf/text_format.h>
 
 #include "configs/config_loader.h"
@@ -77,9 +77,14 @@ void write_defaults(pb::Message& message) {
 
 }  // namespace
 
-std::string to_text(const GpuConfig& config) {
+GpuConfig with_defaults(const GpuConfig& config) {
   GpuConfig complete = config;
   write_defaults(complete);
+  return complete;
+}
+
+std::string to_text(const GpuConfig& config) {
+  const GpuConfig complete = with_defaults(config);
   std::string text;
   if (!pb::TextFormat::PrintToString(complete, &text)) {
     throw Error("cannot print config as text");

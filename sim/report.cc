@@ -44,12 +44,31 @@ void print_tensor_summary(std::FILE* out, const std::vector<KernelResult>& resul
 
 }  // namespace
 
+RunTotal run_total(const std::vector<KernelResult>& results) {
+  RunTotal t;
+  t.kernels = results.size();
+  for (const KernelResult& r : results) {
+    const double l1_acc = r.stats.sum("gpu.sm[", ".l1.sector_accesses");
+    const double l2_acc = r.stats.sum("gpu.l2.slice[", ".sector_accesses");
+    t.cycles += r.cycles;
+    t.warp_insts += r.warp_insts;
+    t.l1_hits += r.l1_hit_rate * l1_acc;
+    t.l1_accesses += l1_acc;
+    t.l2_hits += r.l2_hit_rate * l2_acc;
+    t.l2_accesses += l2_acc;
+    t.dram_bytes += r.dram_bytes;
+    t.host_seconds += r.host_seconds;
+  }
+  t.ipc = t.cycles == 0 ? 0.0 : static_cast<double>(t.warp_insts) / static_cast<double>(t.cycles);
+  t.l1_hit_rate = t.l1_accesses == 0 ? 0.0 : t.l1_hits / t.l1_accesses;
+  t.l2_hit_rate = t.l2_accesses == 0 ? 0.0 : t.l2_hits / t.l2_accesses;
+  return t;
+}
+
 void print_summary(std::FILE* out, const std::vector<KernelResult>& results) {
   fmt::print(out, "{:>4}  {:<36} {:>12} {:>12} {:>7} {:>7} {:>7} {:>11} {:>9} {:>11}\n", "id",
              "kernel", "cycles", "warp insts", "IPC", "L1 hit", "L2 hit", "DRAM bytes", "DRAM GB/s",
              "sim inst/s");
-  std::uint64_t cycles = 0, insts = 0;
-  double l1_hits = 0, l1_acc = 0, l2_hits = 0, l2_acc = 0, dram = 0, host = 0;
   for (const KernelResult& r : results) {
     const double r_l1_acc = r.stats.sum("gpu.sm[", ".l1.sector_accesses");
     const double r_l2_acc = r.stats.sum("gpu.l2.slice[", ".sector_accesses");
@@ -60,26 +79,25 @@ void print_summary(std::FILE* out, const std::vector<KernelResult>& results) {
                r.info.id, short_name(r.info.name), r.cycles, r.warp_insts, r.ipc,
                rate(r.l1_hit_rate * r_l1_acc, r_l1_acc), rate(r.l2_hit_rate * r_l2_acc, r_l2_acc),
                r.dram_bytes, r.dram_gbps, speed);
-    cycles += r.cycles;
-    insts += r.warp_insts;
-    l1_hits += r.l1_hit_rate * r_l1_acc;
-    l1_acc += r_l1_acc;
-    l2_hits += r.l2_hit_rate * r_l2_acc;
-    l2_acc += r_l2_acc;
-    dram += r.dram_bytes;
-    host += r.host_seconds;
   }
-  const double ipc = cycles == 0 ? 0.0 : static_cast<double>(insts) / static_cast<double>(cycles);
+  const RunTotal t = run_total(results);
+  const double host = t.host_seconds;
   fmt::print(out, "{:>4}  {:<36} {:>12} {:>12} {:>7.3f} {:>7} {:>7} {:>11.0f} {:>9} {:>11.0f}\n",
-             "", fmt::format("total ({} kernels)", results.size()), cycles, insts, ipc,
-             rate(l1_hits, l1_acc), rate(l2_hits, l2_acc), dram, "",
-             host > 0 ? static_cast<double>(insts) / host : 0.0);
+             "", fmt::format("total ({} kernels)", results.size()), t.cycles, t.warp_insts, t.ipc,
+             rate(t.l1_hits, t.l1_accesses), rate(t.l2_hits, t.l2_accesses), t.dram_bytes, "",
+             host > 0 ? static_cast<double>(t.warp_insts) / host : 0.0);
+  print_summary_notes(out, results);
+}
+
+void print_summary_notes(std::FILE* out, const std::vector<KernelResult>& results) {
+  const RunTotal t = run_total(results);
+  const double host = t.host_seconds;
   print_tensor_summary(out, results);
   fmt::print(
       out,
       "simulated {} warp instructions in {:.3f} s ({:.0f} warp instructions/s, {:.0f} cycles/s)\n",
-      insts, host, host > 0 ? static_cast<double>(insts) / host : 0.0,
-      host > 0 ? static_cast<double>(cycles) / host : 0.0);
+      t.warp_insts, host, host > 0 ? static_cast<double>(t.warp_insts) / host : 0.0,
+      host > 0 ? static_cast<double>(t.cycles) / host : 0.0);
   print_cycle_breakdown(out, results);
 }
 

@@ -1,15 +1,39 @@
-// `sassim config show PRESET|FILE [--set ...]` and `sassim config list`.
+// `sassim config show PRESET|FILE [--set ...] [--format table|json|csv]` and
+// `sassim config list`.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "configs/config_export.h"
 #include "configs/config_loader.h"
 #include "ground/error.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output_format.h"
 
 namespace sassim::cli {
+namespace {
+
+// table: the Protobuf text format; json: its JSON mapping; csv: path,value rows.
+void print_config(const config::GpuConfig& config, Format format) {
+  switch (format) {
+    case Format::kTable:
+      fmt::print("{}", config::to_text(config));
+      return;
+    case Format::kJson:
+      fmt::print("{}\n", config::to_json(config));
+      return;
+    case Format::kCsv:
+      fmt::print("path,value\n");
+      for (const auto& [path, value] : config::flat_fields(config)) {
+        fmt::print("{},{}\n", csv_field(path), csv_field(value));
+      }
+      return;
+  }
+}
+
+}  // namespace
 
 void add_config_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("config", "Inspect GPU configs and presets");
@@ -18,6 +42,7 @@ void add_config_command(CLI::App& app) {
   struct ShowOptions {
     std::string config;
     std::vector<std::string> overrides;
+    Format format = Format::kTable;
   };
   auto show = std::make_shared<ShowOptions>();
   CLI::App* show_cmd = cmd->add_subcommand("show",
@@ -28,9 +53,9 @@ void add_config_command(CLI::App& app) {
       ->add_option("-s,--set", show->overrides, "override a config field: PATH=VALUE (repeatable)")
       ->type_name("PATH=VALUE")
       ->allow_extra_args(false);  // one value per -s: a following trace stays positional
-  show_cmd->callback([show] {
-    fmt::print("{}", config::to_text(config::load_config(show->config, show->overrides)));
-  });
+  add_format_option(*show_cmd, show->format);
+  show_cmd->callback(
+      [show] { print_config(config::load_config(show->config, show->overrides), show->format); });
 
   CLI::App* list_cmd = cmd->add_subcommand("list", "List the bundled presets");
   list_cmd->callback([] {

@@ -1,7 +1,6 @@
 // sassim: cycle-approximate simulation of NVIDIA GPUs from SASS traces.
 #include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include "ground/error.h"
 #include "ground/version.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output_check.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"sassim: cycle-approximate simulator of NVIDIA GPUs driven by SASS traces"};
@@ -35,7 +35,9 @@ int main(int argc, char** argv) {
     // --help and --version end here with 0; a usage error exits 2, as the shell's tools do.
     return app.exit(e) == 0 ? 0 : 2;
   } catch (const sassim::cli::ExitStatus& e) {
-    std::fflush(stdout);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+      fmt::print(stderr, "sassim: error: {}\n", sassim::cli::stdout_error(errno));
+    }
     return e.status;
   } catch (const sassim::UsageError& e) {
     fmt::print(stderr, "sassim: error: {}\n", e.what());
@@ -44,16 +46,20 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "sassim: error: {}\n", e.what());
     return 1;
   } catch (const std::system_error& e) {  // fmt's failed writes, among others
-    fmt::print(stderr, "sassim: error: {}\n", e.what());
+    // fmt says "cannot write to file": name the file when it is stdout.
+    const bool to_stdout = std::ferror(stdout) != 0;
+    fmt::print(stderr, "sassim: error: {}\n",
+               to_stdout ? sassim::cli::stdout_error(e.code().value()) : e.what());
     return 1;
   } catch (const std::exception& e) {
     fmt::print(stderr, "sassim: internal error: {}\n", e.what());
     return 2;
   }
   // What was printed must have arrived: a full disk or a closed pipe is an error.
-  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
-    fmt::print(stderr, "sassim: error: cannot write the standard output: {}\n",
-               std::strerror(errno));
+  try {
+    sassim::cli::flush_stdout();
+  } catch (const sassim::Error& e) {
+    fmt::print(stderr, "sassim: error: {}\n", e.what());
     return 1;
   }
   return 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -39,6 +40,16 @@ void check_results_path(const std::string& path) {
     throw Error(fmt::format("--out {}: cannot write {}: {}", path,
                             exists ? p.string() : dir.string(), std::strerror(errno)));
   }
+}
+
+std::string stdout_error(int error) {
+  return fmt::format("cannot write the standard output: {}",
+                     error == 0 ? "a write failed" : std::strerror(error));
+}
+
+void flush_stdout() {
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return;
+  throw Error(stdout_error(errno));  // the failed flush's, or else the failed write's
 }
 
 }  // namespace sassim::cli

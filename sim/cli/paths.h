@@ -1,13 +1,14 @@
 #pragma once
-// Where sassim finds its bundled files: $SASSIM_HOME, else the source tree it was built from.
-#include <cstdlib>
+// Where sassim finds its bundled files: $SASSIM_HOME, else an installed binary's
+// share/sassim, else the source tree it was built from (configs/data_home.h).
 #include <filesystem>
+
+#include "configs/data_home.h"
 
 namespace sassim::cli {
 
 inline std::filesystem::path sassim_home() {
-  if (const char* home = std::getenv("SASSIM_HOME"); home != nullptr && *home != '\0') return home;
-  return SASSIM_SOURCE_DIR;
+  return config::data_home();
 }
 
 // The real trace `sassim run` replays when given none: Rodinia BFS captured on a V100.

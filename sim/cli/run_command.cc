@@ -1,5 +1,5 @@
 // `sassim run TRACE [--config PRESET|FILE] [--set PATH=VALUE]... [--sass LISTING]...
-// [--out FILE.h5] [--threads N]`
+// [--out FILE.h5] [--threads N] [--format table|json|csv]`
 #include <signal.h>
 #include <sys/resource.h>
 
@@ -8,9 +8,11 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -23,8 +25,10 @@
 #include "isa/arch.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output_check.h"
+#include "sim/cli/output_format.h"
 #include "sim/cli/paths.h"
 #include "sim/cli/progress.h"
+#include "sim/cli/run_output.h"
 #include "sim/gpu.h"
 #include "sim/hdf5_writer.h"
 #include "sim/kernel_sampler.h"
@@ -79,7 +83,8 @@ struct RunOptions {
   unsigned threads = 0;          // 0: one per host core
   unsigned progress_every = 30;  // seconds between progress lines when stderr is no terminal
   bool quiet = false;
-  std::string sample = "off";  // kernel sampling: off | kernels
+  std::string sample = "off";  // sampling: off | kernels | ctas | all
+  Format format = Format::kTable;
 };
 
 // --threads, else SASSIM_THREADS, else one per host core.
@@ -94,6 +99,24 @@ unsigned host_threads(unsigned asked) {
     return static_cast<unsigned>(*n);
   }
   return std::max(std::thread::hardware_concurrency(), 1u);
+}
+
+// The results on stdout in the asked format. In json and csv, the notes that go with the
+// table (tensor use, CPI stacks) go to stderr.
+void print_results(const RunOptions& options, const RunHeader& header,
+                   const std::vector<sim::KernelResult>& results) {
+  switch (options.format) {
+    case Format::kTable:
+      sim::print_summary(stdout, results);
+      return;
+    case Format::kJson:
+      print_results_json(stdout, header, results);
+      break;
+    case Format::kCsv:
+      print_results_csv(stdout, results);
+      break;
+  }
+  sim::print_summary_notes(stderr, results);
 }
 
 // A trace compiled for one architecture replayed on another's config runs (its SASS is
@@ -113,11 +136,13 @@ void warn_on_other_arch(traces::Workload& workload, const std::string& trace,
 void run(const RunOptions& options) {
   if (!options.out.empty()) check_results_path(options.out);
   const unsigned threads = host_threads(options.threads);
+  // Notes for people: on stdout beside the table, on stderr when stdout is json or csv.
+  std::FILE* notes = options.format == Format::kTable ? stdout : stderr;
   const std::string trace = options.trace.empty() ? default_trace().string() : options.trace;
   std::vector<traces::sass::Listing> listings;
   for (const std::string& file : options.listings) {
     listings.push_back(traces::sass::read_listing(file));
-    fmt::print("listing {}: control bits for {} function(s)\n", file,
+    fmt::print(notes, "listing {}: control bits for {} function(s)\n", file,
                listings.back().functions.size());
   }
   auto workload = traces::open_accelsim_workload(trace);
@@ -126,14 +151,15 @@ void run(const RunOptions& options) {
     auto first = workload->first_kernel_info();
     if (!first) throw Error(fmt::format("{}: the trace holds no kernel launch", trace));
     config_name = config::preset_for_binary_version(first->binary_version);
-    fmt::print("trace {}: binary version {}, using preset '{}'\n", trace, first->binary_version,
-               config_name);
+    fmt::print(notes, "trace {}: binary version {}, using preset '{}'\n", trace,
+               first->binary_version, config_name);
   }
   const config::GpuConfig gpu_config = config::load_config(config_name, options.overrides);
   warn_on_other_arch(*workload, trace, config_name, gpu_config);
-  fmt::print("simulating {} ({} SMs, {} MHz)\n", gpu_config.name(), gpu_config.num_sms(),
+  fmt::print(notes, "simulating {} ({} SMs, {} MHz)\n", gpu_config.name(), gpu_config.num_sms(),
              gpu_config.clocks().core_mhz());
-  std::fflush(stdout);
+  // A standard output that cannot be written fails the run now, not after simulating.
+  flush_stdout();
 
   sim::Gpu gpu(gpu_config);
   gpu.set_threads(threads);
@@ -144,7 +170,7 @@ void run(const RunOptions& options) {
     // A first pass over the traces finds each launch's signature.
     sampler = std::make_unique<sim::KernelSampler>(
         sim::workload_signatures(*traces::open_accelsim_workload(trace)), sim::SamplingOptions{});
-    fmt::print("sampling: {} kernel launches in {} classes\n", sampler->launches(),
+    fmt::print(notes, "sampling: {} kernel launches in {} classes\n", sampler->launches(),
                sampler->classes());
     gpu.set_sampler(sampler.get());
   }
@@ -168,12 +194,18 @@ void run(const RunOptions& options) {
                    ? ""
                    : fmt::format("; writing them to {}, marked partial", options.out));
   }
-  sim::print_summary(stdout, results);
+  // A failed write to stdout (a full disk) still leaves the results file written.
   const double total_ci = sim::total_ci95_pct(results, sampler.get());
-  if (options.sample != "off") sim::print_sampling_summary(stdout, results, total_ci);
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  fmt::print("peak memory {:.1f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
+  std::exception_ptr print_error;
+  try {
+    print_results(options, RunHeader{trace, config_name, stop_signal != 0}, results);
+    if (options.sample != "off") sim::print_sampling_summary(notes, results, total_ci);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    fmt::print(notes, "peak memory {:.1f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
+  } catch (const std::system_error&) {
+    print_error = std::current_exception();
+  }
   if (!options.out.empty()) {
     sim::RunInfo info{trace,
                       config_name,
@@ -183,8 +215,12 @@ void run(const RunOptions& options) {
                       options.sample,
                       total_ci};
     sim::write_hdf5(options.out, info, results);
-    fmt::print("results written to {}{}\n", options.out, stop_signal != 0 ? " (partial)" : "");
+    if (!print_error) {
+      fmt::print(notes, "results written to {}{}\n", options.out,
+                 stop_signal != 0 ? " (partial)" : "");
+    }
   }
+  if (print_error) std::rethrow_exception(print_error);
   if (stop_signal != 0) throw ExitStatus{128 + stop_signal};
 }
 
@@ -216,6 +252,7 @@ void add_run_command(CLI::App& app) {
                   "default: SASSIM_THREADS, else one per core")
       ->check(CLI::Range(1u, 1024u));
   cmd->add_flag("-q,--quiet", options->quiet, "no progress display");
+  add_format_option(*cmd, options->format);
   cmd->add_option("--progress-every", options->progress_every,
                   "when stderr is not a terminal (a log, a batch job): seconds between progress "
                   "lines (default 30)")

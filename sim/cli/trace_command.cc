@@ -1,5 +1,8 @@
-// `sassim trace info TRACE`: kernels, launch shapes, instruction counts, opcode mix.
+// `sassim trace info TRACE [--top N] [--format table|json|csv]`: kernels, launch shapes,
+// instruction counts, opcode mix.
 #include <algorithm>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -10,15 +13,80 @@
 #include "ground/display_name.h"
 #include "isa/arch.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output_format.h"
 #include "traces/accelsim_reader.h"
 #include "traces/trace_summary.h"
 
 namespace sassim::cli {
 namespace {
 
-void print_info(const std::string& trace, std::size_t top) {
+// Opcodes by count, largest first (ties in name order).
+std::vector<std::pair<std::string, std::uint64_t>> by_count(
+    const std::map<std::string, std::uint64_t>& mix) {
+  std::vector<std::pair<std::string, std::uint64_t>> sorted(mix.begin(), mix.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  return sorted;
+}
+
+// {"IMAD": 120, "LDG": 40, ...}, largest first.
+JsonText mix_json(const std::map<std::string, std::uint64_t>& mix) {
+  Record record;
+  for (const auto& [op, n] : by_count(mix)) record.emplace_back(op, n);
+  return JsonText{json_object(record)};
+}
+
+Record kernel_record(const traces::KernelSummary& k) {
+  const traces::KernelInfo& i = k.info;
+  return {{"id", std::uint64_t{i.id}},
+          {"name", i.name},
+          {"demangled_name", demangle(i.name)},
+          {"arch", std::string(isa::arch_name(i.arch))},
+          {"binary_version", std::int64_t{i.binary_version}},
+          {"tracer_version", i.tracer_version},
+          {"grid_x", std::uint64_t{i.grid.x}},
+          {"grid_y", std::uint64_t{i.grid.y}},
+          {"grid_z", std::uint64_t{i.grid.z}},
+          {"block_x", std::uint64_t{i.block.x}},
+          {"block_y", std::uint64_t{i.block.y}},
+          {"block_z", std::uint64_t{i.block.z}},
+          {"nregs", std::uint64_t{i.nregs}},
+          {"shmem_bytes", std::uint64_t{i.shmem_bytes}},
+          {"stream_id", i.stream_id},
+          {"ctas", k.ctas},
+          {"warps", k.warps},
+          {"warp_instructions", k.warp_insts},
+          {"memory_instructions", k.mem_insts},
+          {"opcode_mix", mix_json(k.opcode_mix)}};
+}
+
+// One document: the kernels (each with its whole opcode mix) and the totals.
+void print_json(const std::string& trace, const std::vector<traces::KernelSummary>& kernels) {
+  std::uint64_t total = 0;
+  std::map<std::string, std::uint64_t> mix;
+  fmt::print("{{\n  \"trace\": {},\n  \"kernels\": [", json_string(trace));
+  for (std::size_t n = 0; n < kernels.size(); ++n) {
+    fmt::print("{}\n    {}", n == 0 ? "" : ",", json_object(kernel_record(kernels[n])));
+    total += kernels[n].warp_insts;
+    for (const auto& [op, count] : kernels[n].opcode_mix) mix[op] += count;
+  }
+  const Record totals = {{"kernels", std::uint64_t{kernels.size()}},
+                         {"warp_instructions", total},
+                         {"opcode_mix", mix_json(mix)}};
+  fmt::print("{}],\n  \"total\": {}\n}}\n", kernels.empty() ? "" : "\n  ", json_object(totals));
+}
+
+// A header and one row per kernel (the opcode mix is json's only).
+void print_csv(const std::vector<traces::KernelSummary>& kernels) {
+  fmt::print("{}\n", csv_header(kernel_record(traces::KernelSummary{})));
+  for (const traces::KernelSummary& k : kernels) fmt::print("{}\n", csv_row(kernel_record(k)));
+}
+
+void print_info(const std::string& trace, std::size_t top, Format format) {
   auto workload = traces::open_accelsim_workload(trace);
   const std::vector<traces::KernelSummary> kernels = traces::summarize(*workload);
+  if (format == Format::kJson) return print_json(trace, kernels);
+  if (format == Format::kCsv) return print_csv(kernels);
   std::uint64_t total = 0;
   std::map<std::string, std::uint64_t> mix;
   for (const traces::KernelSummary& k : kernels) {
@@ -34,9 +102,7 @@ void print_info(const std::string& trace, std::size_t top) {
     total += k.warp_insts;
     for (const auto& [op, n] : k.opcode_mix) mix[op] += n;
   }
-  std::vector<std::pair<std::string, std::uint64_t>> sorted(mix.begin(), mix.end());
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  const std::vector<std::pair<std::string, std::uint64_t>> sorted = by_count(mix);
   fmt::print("total: {} kernels, {} warp instructions\nopcode mix (top {}):\n", kernels.size(),
              total, std::min(top, sorted.size()));
   for (std::size_t n = 0; n < sorted.size() && n < top; ++n) {
@@ -54,11 +120,14 @@ void add_trace_command(CLI::App& app) {
   cmd->require_subcommand(1);
   auto trace = std::make_shared<std::string>();
   auto top = std::make_shared<std::size_t>(20);
+  auto format = std::make_shared<Format>(Format::kTable);
   CLI::App* info = cmd->add_subcommand(
       "info", "Print kernels, launch shapes, instruction counts and the opcode mix");
   info->add_option("trace", *trace, "kernelslist.g, or a folder holding one")->required();
-  info->add_option("--top", *top, "opcodes to list")->capture_default_str();
-  info->callback([trace, top] { print_info(*trace, *top); });
+  info->add_option("--top", *top, "opcodes to list (table only; json lists all)")
+      ->capture_default_str();
+  add_format_option(*info, *format);
+  info->callback([trace, top, format] { print_info(*trace, *top, *format); });
 }
 
 }  // namespace sassim::cli

@@ -25,8 +25,22 @@ expect 0 "vectoradd_sm80: binary version 80" -- "$sassim" run -q -s sm.units.fp3
 expect 0 "kernel-1.traceg: binary version 80, using preset 'a100'" -- "$sassim" run -q "$data/vectoradd_sm80/kernel-1.traceg"
 expect 0 "warning: .*vectoradd_sm80 was compiled for sm_80 \\(binary version 80\\); config 'v100' is sm_70" -- "$sassim" run -q -c v100 "$data/vectoradd_sm80"
 expect 1 "no presets in /nonexistent/configs/presets" -- env SASSIM_HOME=/nonexistent "$sassim" config list
-# Output errors are errors: stdout on a full device.
-expect 1 "cannot write the standard output: No space left on device" -- bash -c "'$sassim' config list >/dev/full"
+# Output errors are errors: stdout on a full device, for a short output (found when it
+# is flushed at the end), a long one (found while writing) and a run's: the table's first
+# line fails it before it simulates (no results file); a json document fails at the end,
+# after the results file is written.
+full="sassim: error: cannot write the standard output: No space left on device"
+expect 1 "$full" -- bash -c "'$sassim' config list >/dev/full"
+expect 1 "$full" -- bash -c "'$sassim' config show h100 >/dev/full"
+expect 1 "$full" -- bash -c "'$sassim' config show h100 --format json >/dev/full"
+expect 1 "$full" -- bash -c "'$sassim' trace info '$data/vectoradd_sm80' >/dev/full"
+expect 1 "$full" -- bash -c "'$sassim' trace info --format csv '$data/vectoradd_sm80' >/dev/full"
+full_out="$(mktemp -d)"
+expect 1 "$full" -- bash -c "'$sassim' run -q --out '$full_out/t.h5' '$data/vectoradd_sm80' >/dev/full"
+[[ ! -e "$full_out/t.h5" ]] || fail "run >/dev/full simulated and wrote t.h5"
+expect 1 "$full" -- bash -c "'$sassim' run -q --format json --out '$full_out/r.h5' '$data/vectoradd_sm80' >/dev/full"
+[[ -s "$full_out/r.h5" ]] || fail "run --out r.h5 >/dev/full wrote no results file"
+rm -rf "$full_out"
 # The results path is checked before simulating: an HDF5 name in a folder that exists.
 expect 1 "--out /nonexistent/dir/r.h5: the folder /nonexistent/dir does not exist" -- "$sassim" run -q --out /nonexistent/dir/r.h5 "$data/vectoradd_sm80"
 expect 1 "--out r.csv: expected a file name ending in .h5 or .hdf5" -- "$sassim" run -q --out r.csv "$data/vectoradd_sm80"

@@ -1,0 +1,56 @@
+#include "sim/cli/run_output.h"
+
+#include <fmt/format.h>
+
+#include "sim/report.h"
+
+namespace sassim::cli {
+
+Record kernel_record(const sim::KernelResult& r) {
+  return {{"id", std::uint64_t{r.info.id}},
+          {"name", r.info.name},
+          {"grid_x", std::uint64_t{r.info.grid.x}},
+          {"grid_y", std::uint64_t{r.info.grid.y}},
+          {"grid_z", std::uint64_t{r.info.grid.z}},
+          {"block_x", std::uint64_t{r.info.block.x}},
+          {"block_y", std::uint64_t{r.info.block.y}},
+          {"block_z", std::uint64_t{r.info.block.z}},
+          {"start_cycle", r.start_cycle},
+          {"cycles", r.cycles},
+          {"warp_instructions", r.warp_insts},
+          {"ipc", r.ipc},
+          {"l1_hit_rate", r.l1_hit_rate},
+          {"l2_hit_rate", r.l2_hit_rate},
+          {"dram_bytes", r.dram_bytes},
+          {"dram_gbps", r.dram_gbps},
+          {"tensor_utilisation", r.tensor_utilisation},
+          {"tensor_tflops", r.tensor_tflops},
+          {"host_seconds", r.host_seconds},
+          {"sampled", std::uint64_t{r.sampled ? 1U : 0U}},
+          {"simulated_warp_instructions", r.simulated_warp_insts},
+          {"cycles_ci95_pct", r.cycles_ci95_pct}};
+}
+
+void print_results_json(std::FILE* out, const RunHeader& header,
+                        const std::vector<sim::KernelResult>& results) {
+  fmt::print(out, "{{\n  \"trace\": {},\n  \"config_name\": {},\n  \"partial\": {},\n",
+             json_string(header.trace), json_string(header.config_name),
+             header.partial ? "true" : "false");
+  fmt::print(out, "  \"kernels\": [");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    fmt::print(out, "{}\n    {}", i == 0 ? "" : ",", json_object(kernel_record(results[i])));
+  }
+  const sim::RunTotal t = sim::run_total(results);
+  const Record total = {{"kernels", std::uint64_t{t.kernels}}, {"cycles", t.cycles},
+                        {"warp_instructions", t.warp_insts},   {"ipc", t.ipc},
+                        {"l1_hit_rate", t.l1_hit_rate},        {"l2_hit_rate", t.l2_hit_rate},
+                        {"dram_bytes", t.dram_bytes},          {"host_seconds", t.host_seconds}};
+  fmt::print(out, "{}],\n  \"total\": {}\n}}\n", results.empty() ? "" : "\n  ", json_object(total));
+}
+
+void print_results_csv(std::FILE* out, const std::vector<sim::KernelResult>& results) {
+  fmt::print(out, "{}\n", csv_header(kernel_record(sim::KernelResult{})));
+  for (const sim::KernelResult& r : results) fmt::print(out, "{}\n", csv_row(kernel_record(r)));
+}
+
+}  // namespace sassim::cli
