@@ -25,8 +25,15 @@ REPO = compare_results.REPO
 DOC = os.path.join(REPO, "docs", "SAMPLING.md")
 DECODE = f"{compare_results.REF}/a100-flashinfer/test-traces/flashinfer-singledecode/traces"
 QUICK = {"many-small-kernels", "vectoradd-100-32-trace", "matrixmul-32-32-trace"}
-HEADER = ("| workload | preset | launches | estimated | warp insts | simulated in detail "
-          "| fewer | total cycles error | worst estimated launch | CI holds the error | total CI |")
+HEADER = ("| workload | preset | --sample | launches | sampled | warp insts | simulated in detail "
+          "| fewer | total cycles error | worst sampled launch | CI holds the error | total CI |")
+# Kernels of the suite captured at sizes of many waves (sassim capture), run with
+# --sample ctas: name, kernel and its values, listing.
+CAPTURES = [
+    ("stream_triad 2^25", "stream_triad 33554432", "sm_80"),
+    ("saxpy 2^25", "saxpy 33554432", "sm_80"),
+    ("sgemm_tiled 1024^3", "sgemm_tiled 1024 1024 1024", "sm_80"),
+]
 
 
 def repeat_list(folder, name, kernel_file, times):
@@ -40,7 +47,7 @@ def repeat_list(folder, name, kernel_file, times):
 def run(sassim, preset, trace, out, sample):
     args = [sassim, "run", "-q", "--config", preset, trace, "--out", out]
     if sample:
-        args += ["--sample", "kernels"]
+        args += ["--sample", sample]
     start = time.monotonic()
     done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                           cwd=REPO)
@@ -49,14 +56,24 @@ def run(sassim, preset, trace, out, sample):
     return time.monotonic() - start
 
 
-def row(name, preset, full_path, sampled_path):
+def capture(sassim, folder, values, listing):
+    args = [sassim, "capture", *values.split(), "--listing", f"kernels/sass/{listing}", "-o",
+            folder, "-q"]
+    done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          cwd=REPO)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(args)} exited {done.returncode}:\n{done.stderr}")
+    return folder
+
+
+def row(name, preset, mode, full_path, sampled_path):
     with h5py.File(sampled_path, "r") as s:
         samp = s["kernels"][:]
         total_ci = float(s.attrs["cycles_ci95_pct"])
     est = samp["sampled"] == 1
     insts, simulated = int(samp["warp_instructions"].sum()), int(
         samp["simulated_warp_instructions"].sum())
-    cells = [name, preset, f"{len(samp):,}", f"{int(est.sum()):,}", f"{insts:,}",
+    cells = [name, preset, mode, f"{len(samp):,}", f"{int(est.sum()):,}", f"{insts:,}",
              f"{simulated:,}", f"{insts / simulated:.1f}x"]
     if full_path is None:
         cells += ["(no full run)", "-", "-", f"+-{total_ci:.2f}%"]
@@ -73,31 +90,39 @@ def row(name, preset, full_path, sampled_path):
     return "| " + " | ".join(cells) + " |"
 
 
-def cases(tmp, quick):
+def cases(sassim, tmp, quick):
+    """(name, preset, trace, full run too, --sample mode) of each row."""
     out = []
     for preset, trace in compare_results.DEFAULT_RUNS:
         name = os.path.basename(trace.rstrip("/"))
         if name == "traces":
             name = os.path.basename(os.path.dirname(trace))
+        if quick and name not in QUICK:
+            continue
         if name == "many-small-kernels":
             trace = compare_results.write_many_kernels(tmp)
-        out.append((f"{name}", preset, trace, True))
-    if not quick:
-        decode = os.path.join(REPO, DECODE, "kernel-1.traceg")
-        out.append(("singledecode x 50", "a100", repeat_list(tmp, "d50", decode, 50), True))
-        out.append(("singledecode x 5,000", "a100", repeat_list(tmp, "d5000", decode, 5000), False))
-    return [c for c in out if not quick or c[0] in QUICK]
+        out.append((name, preset, trace, True, "kernels"))
+    if quick:
+        return out
+    decode = os.path.join(REPO, DECODE, "kernel-1.traceg")
+    out.append(("singledecode x 50", "a100", repeat_list(tmp, "d50", decode, 50), True, "kernels"))
+    out.append(("singledecode x 5,000", "a100", repeat_list(tmp, "d5000", decode, 5000), False,
+                "kernels"))
+    for name, values, listing in CAPTURES:
+        folder = capture(sassim, os.path.join(tmp, name.split()[0]), values, listing)
+        out.append((name, "a100", folder, True, "ctas"))
+    return out
 
 
 def table(sassim, quick):
     rows, seconds = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for n, (name, preset, trace, with_full) in enumerate(cases(tmp, quick)):
+        for n, (name, preset, trace, with_full, mode) in enumerate(cases(sassim, tmp, quick)):
             full = os.path.join(tmp, f"{n}-full.h5") if with_full else None
             sampled = os.path.join(tmp, f"{n}-sampled.h5")
-            wall_full = run(sassim, preset, trace, full, False) if with_full else None
-            wall_sampled = run(sassim, preset, trace, sampled, True)
-            rows.append(row(name, preset, full, sampled))
+            wall_full = run(sassim, preset, trace, full, None) if with_full else None
+            wall_sampled = run(sassim, preset, trace, sampled, mode)
+            rows.append(row(name, preset, mode, full, sampled))
             seconds.append((name, wall_full, wall_sampled))
             print(rows[-1], flush=True)
     return rows, seconds
@@ -109,7 +134,7 @@ def write_doc(rows, seconds):
     walls = "\n".join(
         f"| {name} | {'-' if full is None else f'{full:.1f} s'} | {sampled:.1f} s |"
         for name, full, sampled in seconds)
-    text = template.replace("@TABLE@", "\n".join([HEADER, "|" + "---|" * 11] + rows))
+    text = template.replace("@TABLE@", "\n".join([HEADER, "|" + "---|" * 12] + rows))
     text = text.replace("@WALL@", "| workload | full | sampled |\n|---|---:|---:|\n" + walls)
     with open(DOC, "w") as f:
         f.write(text)
