@@ -17,13 +17,13 @@ namespace {
 
 // `ctas` CTAs of one warp: a 4-byte load per thread, `ffmas` dependent FFMAs, exit.
 std::unique_ptr<traces::KernelTrace> kernel(const std::string& name, int ctas, int ffmas,
-                                            int id = 1) {
+                                            int id = 1, int stream = 0) {
   std::string t = fmt::format(
       "-kernel name = {}\n-kernel id = {}\n-grid dim = ({},1,1)\n-block dim = (32,1,1)\n"
-      "-shmem = 0\n-nregs = 16\n-binary version = 70\n-cuda stream id = 0\n"
+      "-shmem = 0\n-nregs = 16\n-binary version = 70\n-cuda stream id = {}\n"
       "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
       "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n",
-      name, id, ctas);
+      name, id, ctas, stream);
   for (int c = 0; c < ctas; ++c) {
     t += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\nwarp = 0\ninsts = {}\n", c, ffmas + 2);
     t += fmt::format("0000 ffffffff 1 R2 LDG.E.SYS 1 R4 4 1 0x{:x} 4\n", 0x10000 + 128 * c);
@@ -177,6 +177,40 @@ TEST(KernelSampler, ASampledRunEstimatesTheRepeatsOfAClass) {
   for (std::size_t i = 1; i < 10; ++i) EXPECT_EQ(got[i].cycles, want[i].cycles) << i;
   EXPECT_EQ(got[10].cycles, want[10].cycles);
   EXPECT_EQ(got[10].start_cycle, want[10].start_cycle);
+}
+
+// Two streams: "long" launches on stream 1 and "short" ones on stream 2.
+std::vector<std::unique_ptr<traces::KernelTrace>> two_streams() {
+  std::vector<std::unique_ptr<traces::KernelTrace>> out;
+  for (int i = 0; i < 16; ++i) {
+    out.push_back(kernel("long", 4, 200, 2 * i + 1, 1));
+    out.push_back(kernel("short", 2, 20, 2 * i + 2, 2));
+  }
+  return out;
+}
+
+TEST(KernelSampler, AnEstimatedLaunchRunsAloneAfterItsStream) {
+  auto first_pass = traces::workload_from_kernels(two_streams());
+  KernelSampler sampler(workload_signatures(*first_pass), {});
+  Gpu gpu(config::load_config("v100"));
+  gpu.set_sampler(&sampler);
+  auto workload = traces::workload_from_kernels(two_streams());
+  const std::vector<KernelResult> got = gpu.run(*workload);
+  ASSERT_EQ(got.size(), 32U);
+  std::size_t estimated = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (!got[i].sampled) continue;
+    ++estimated;
+    // No other launch overlaps an estimated one, and it follows its stream's previous.
+    for (std::size_t j = 0; j < got.size(); ++j) {
+      if (j == i) continue;
+      const bool before = got[j].start_cycle + got[j].cycles <= got[i].start_cycle;
+      const bool after = got[j].start_cycle >= got[i].start_cycle + got[i].cycles;
+      EXPECT_TRUE(before || after) << "launch " << j << " overlaps estimated launch " << i;
+    }
+    if (i >= 2) EXPECT_GE(got[i].start_cycle, got[i - 2].start_cycle + got[i - 2].cycles) << i;
+  }
+  EXPECT_GE(estimated, 4U);
 }
 
 }  // namespace
