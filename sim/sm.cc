@@ -27,12 +27,12 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       cta_launch_latency_(config.sm().cta_launch_latency_cycles()),
       barrier_latency_(config.sm().barrier_latency_cycles()),
       cluster_barrier_latency_(config.cluster().barrier_latency_cycles()),
-      dsmem_bytes_per_cycle_(config.cluster().dsmem_bytes_per_cycle()),
       load_to_memory_operand_(config.sm().load_to_memory_operand_cycles()),
       frontend_(config, config.sm().max_warps()),
       control_costs_(config.sm()),
       wgmma_(config.sm().max_ctas(), kWarpgroupsPerCta),
-      wgmma_warps_(config.sm().max_warps()) {
+      wgmma_warps_(config.sm().max_warps()),
+      endpoint_(config.cluster().dsmem_bytes_per_cycle(), *this, *this) {
   const std::uint32_t sub_cores = config.sm().sub_cores();
   if ((max_warps_ + sub_cores - 1) / sub_cores > 64) {
     throw Error(
@@ -114,7 +114,7 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   c.cluster_resume = 0;
   // The CTA scheduler calls this outside every tile: the cluster's members change only
   // then and when the network takes a CTA's leave.
-  if (c.networked) c.cluster.barrier->join(*this, cta_slot, c.active_warps, c.cluster.rank);
+  if (c.networked) c.cluster.barrier->join(endpoint_, cta_slot, c.active_warps, c.cluster.rank);
   wgmma_.reset_cta(cta_slot);
   if (resident_ctas_ == 0) {
     busy_since_ = cycle;
@@ -176,7 +176,7 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
       if (c.cluster.barrier) {
         const bool arrived = w.cluster_arrived && !cluster_phase_completed(w);
         if (c.networked) {
-          outbox().send(net::WarpExit{c.cluster.barrier, earliest, arrived});
+          endpoint_.send(net::WarpExit{c.cluster.barrier, earliest, arrived});
         } else {
           c.cluster.barrier->warp_exited(earliest, arrived);
         }
@@ -385,16 +385,12 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
   mbarriers_.release_cta(cta_slot);
   if (c.cluster.barrier) {
     if (c.networked) {
-      outbox().send(net::CtaLeave{c.cluster.barrier, this, cta_slot});
+      endpoint_.send(net::CtaLeave{c.cluster.barrier, &endpoint_, cta_slot});
     } else {
-      c.cluster.barrier->leave(*this, cta_slot);
+      c.cluster.barrier->leave(endpoint_, cta_slot);
     }
     c.cluster = ClusterMembership{};
-    std::erase_if(cluster_releases_,
-                  [&](const ClusterRelease& r) { return r.cta_slot == cta_slot; });
-    std::erase_if(remote_shared_, [&](const RemoteSharedAccess& a) {
-      return a.multicast && a.barrier.cta_slot == cta_slot;
-    });
+    endpoint_.drop_cta(cta_slot);
   }
   used_warps_ -= c.resources.warps;
   used_threads_ -= c.resources.threads;
@@ -427,8 +423,8 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after, bool every_warp) const {
 
 bool Sm::tick(std::uint64_t cycle, Picos now) {
   bool progress = complete_memory(cycle, now);
-  if (!cluster_releases_.empty()) progress |= deliver_cluster_releases(cycle);
-  if (!remote_shared_.empty()) progress |= deliver_remote_shared(cycle, now);
+  if (!endpoint_.releases().empty()) progress |= deliver_cluster_releases(cycle);
+  if (!endpoint_.remote_shared().empty()) progress |= deliver_remote_shared(cycle, now);
   progress |= submit_addresses(now);
   progress |= submit_tma_copies(cycle, now);
   if (resident_ctas_ != 0) {
@@ -458,9 +454,9 @@ Picos Sm::next_event_ps() const {
   t = std::min(t, address_stage_.front_ready_ps());
   t = std::min(t, mio_drain_ps_);
   t = std::min(t, tma_stage_.front_ready_ps());
-  if (!dsmem_replies_.empty()) t = std::min(t, clock_.edge(dsmem_replies_.front().at));
-  if (!cluster_releases_.empty()) t = std::min(t, clock_.edge(cluster_releases_.front().at));
-  if (!remote_shared_.empty()) t = std::min(t, clock_.edge(remote_shared_.front().at));
+  if (const std::uint64_t due = endpoint_.next_cycle(); due != kNeverCycle) {
+    t = std::min(t, clock_.edge(due));
+  }
   return std::min(t, port_.next_completion_ps());
 }
 

@@ -15,6 +15,7 @@
 #include "isa/flops.h"
 #include "memsys/sm_memory_port.h"
 #include "sim/cluster_barrier.h"
+#include "sim/cluster_endpoint.h"
 #include "sim/control_flow.h"
 #include "sim/frontend.h"
 #include "sim/kernel_context.h"
@@ -60,7 +61,7 @@ class IssueObserver {
                       const isa::StaticInst& inst) = 0;
 };
 
-class Sm final : public ClockedUnit, public ClusterBarrierMember {
+class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
  public:
   Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& port, Clock core);
   ~Sm() override;
@@ -70,7 +71,7 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   void set_issue_observer(IssueObserver* observer) { observer_ = observer; }
   void set_warp_state_accounting(WarpStateAccounting mode) { accounting_ = mode; }
   // Where the SM sends what it hands to other SMs (CTAs of a cluster need one).
-  void set_network(SmNetwork::Outbox* outbox) { network_ = outbox; }
+  void set_network(SmNetwork::Outbox* outbox) { endpoint_.set_outbox(outbox); }
   // True when `count` CTAs with these resources fit now.
   bool can_accept(const CtaResources& cta, std::uint32_t count = 1) const;
   // Makes a CTA resident; its warps may issue from `cycle` + CTA launch latency. CTAs
@@ -78,12 +79,6 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   // cluster's barrier.
   void accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t cycle,
               ClusterMembership cluster = {});
-  void cluster_barrier_completed(std::uint32_t cta_slot, std::uint64_t cycle,
-                                 std::uint64_t resume_cycle) override;
-  void multicast_issued(std::uint32_t cta_slot, std::uint64_t barrier,
-                        std::uint64_t bytes) override;
-  void remote_shared_arrives(const RemoteSharedAccess& access) override;
-  void dsmem_replied(std::uint64_t seq, std::uint32_t token, std::uint64_t cycle) override;
   std::uint32_t resident_ctas() const { return resident_ctas_; }
   const SmCounters& counters() const { return counters_; }
   const FrontendCounters& frontend_counters() const { return frontend_.counters(); }
@@ -148,8 +143,10 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   ClusterBarrier& cluster_barrier(std::uint32_t cta_slot);
   // Whether the SM has seen the cluster barrier phase the warp arrived in complete.
   bool cluster_phase_completed(const Warp& w) const;
-  // This SM's outbox into the SM-to-SM network; throws sassim::Error without one.
-  SmNetwork::Outbox& outbox() const;
+  // What the network delivers to the CTAs (ClusterEndpoint::Listener; sm_cluster.cc).
+  bool holds_cta(std::uint32_t cta_slot) const override;
+  void cluster_phase_completed(std::uint32_t cta_slot, std::uint64_t resume) override;
+  void tx_issued(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes) override;
   // Resumes the warps of completed cluster barriers due by `cycle`.
   bool deliver_cluster_releases(std::uint64_t cycle);
   // TMA multicast loads (sm_multicast.cc): the other CTAs of the cluster in `ranks`
@@ -166,9 +163,6 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
                            PendingAccess& p) const;
   void cluster_copy_issue(const CtaSlot& c, const PendingAccess& p);
   void cluster_copy_complete(const PendingAccess& p, std::uint64_t cycle);
-  // Takes `bytes` through this SM's port into the SM-to-SM network from `cycle` on
-  // (after what it holds); returns the cycle they have left it.
-  std::uint64_t cross_network_port(std::uint64_t cycle, std::uint64_t bytes);
   // The accesses of other SMs due at this SM's shared memory by `cycle`
   // (sm_remote_shared.cc): they take its data path; multicast data completes its
   // transactions, distributed shared memory accesses are answered.
@@ -240,13 +234,11 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   memsys::SmMemoryPort& port_;
   CtaRetireListener* listener_ = nullptr;
   IssueObserver* observer_ = nullptr;
-  SmNetwork::Outbox* network_ = nullptr;
 
   // Limits.
   std::uint32_t max_warps_, max_threads_, max_ctas_, registers_, shared_bytes_;
   std::uint64_t last_launch_seq_ = 0;  // KernelContext::launch_seq of the last CTA taken
   std::uint32_t cta_launch_latency_, barrier_latency_, cluster_barrier_latency_;
-  std::uint32_t dsmem_bytes_per_cycle_;   // sm_dsmem.cc
   std::uint32_t load_to_memory_operand_;  // sm.load_to_memory_operand_cycles
 
   Frontend frontend_;
@@ -265,22 +257,8 @@ class Sm final : public ClockedUnit, public ClusterBarrierMember {
   TimedQueue<std::uint32_t> tma_stage_;
   std::vector<memsys::TmaCopy> tma_copies_;  // by token, while in tma_stage_
   Mbarriers mbarriers_;
-  // Completed cluster barriers, by the cycle after completion (sm_cluster.cc).
-  struct ClusterRelease {
-    std::uint64_t at = 0;
-    std::uint32_t cta_slot = 0;
-    std::uint64_t resume = 0;
-  };
-  std::vector<ClusterRelease> cluster_releases_;
-  // Multicast data and remote accesses coming to this SM's shared memory, in
-  // (cycle, sending SM, sequence) order (sim/remote_shared.h).
-  std::vector<RemoteSharedAccess> remote_shared_;
-  // This SM's remote shared-memory accesses on the SM-to-SM network until their reply,
-  // in (cycle, sequence) order; what it has sent so far; its port into the network is
-  // busy until dsmem_free_.
-  std::vector<DsmemReply> dsmem_replies_;
-  std::uint64_t remote_seq_ = 0;
-  std::uint64_t dsmem_free_ = 0;
+  // The SM's end of the SM-to-SM network (sim/cluster_endpoint.h).
+  ClusterEndpoint endpoint_;
 
   std::uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_registers_ = 0,
                 used_shared_ = 0;

@@ -5,11 +5,7 @@
 // SM resumes its waiting warps at the start of that cycle's tick, before their states
 // are taken, as a CTA barrier releases them. A warp's WAIT finds its phase completed
 // when the SM has heard of the completion (CtaSlot::cluster_phases).
-#include <fmt/format.h>
-
 #include <algorithm>
-
-#include "ground/error.h"
 
 #include "sim/sm.h"
 #include "sim/sm_internal.h"
@@ -22,7 +18,7 @@ ClusterBarrier& Sm::cluster_barrier(std::uint32_t cta_slot) {
     c.networked = false;
     // A CTA launched without a cluster is a cluster of one.
     c.cluster.barrier = std::make_shared<ClusterBarrier>(cluster_barrier_latency_);
-    c.cluster.barrier->join(*this, cta_slot, c.active_warps);
+    c.cluster.barrier->join(endpoint_, cta_slot, c.active_warps);
   }
   return *c.cluster.barrier;
 }
@@ -34,7 +30,7 @@ void Sm::arrive_at_cluster_barrier(unsigned slot, std::uint64_t cycle) {
   w.cluster_phase = c.cluster_phases;
   w.cluster_arrived = true;
   if (c.networked) {
-    outbox().send(net::BarrierArrive{c.cluster.barrier, cycle});
+    endpoint_.send(net::BarrierArrive{c.cluster.barrier, cycle});
   } else {
     barrier.arrive(cycle);
   }
@@ -44,12 +40,18 @@ bool Sm::cluster_phase_completed(const Warp& w) const {
   return ctas_[w.cta_slot].cluster_phases > w.cluster_phase;
 }
 
-SmNetwork::Outbox& Sm::outbox() const {
-  if (network_ == nullptr) {
-    throw Error(
-        fmt::format("internal: {} holds a CTA of a cluster but has no SM-to-SM network", name_));
-  }
-  return *network_;
+bool Sm::holds_cta(std::uint32_t cta_slot) const {
+  return ctas_[cta_slot].used;
+}
+
+void Sm::cluster_phase_completed(std::uint32_t cta_slot, std::uint64_t resume) {
+  CtaSlot& c = ctas_[cta_slot];
+  ++c.cluster_phases;
+  c.cluster_resume = resume;
+}
+
+void Sm::tx_issued(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes) {
+  mbarriers_.issue_tx(MbarrierKey{cta_slot, barrier}, bytes);
 }
 
 bool Sm::wait_at_cluster_barrier(unsigned slot, std::uint64_t cycle, std::uint64_t& next_issue) {
@@ -70,29 +72,16 @@ bool Sm::wait_at_cluster_barrier(unsigned slot, std::uint64_t cycle, std::uint64
   return true;
 }
 
-void Sm::cluster_barrier_completed(std::uint32_t cta_slot, std::uint64_t cycle,
-                                   std::uint64_t resume_cycle) {
-  CtaSlot& c = ctas_[cta_slot];
-  if (!c.used) return;  // retired in this step, before the network delivered
-  mark_changed();
-  ++c.cluster_phases;
-  c.cluster_resume = resume_cycle;
-  const ClusterRelease release{cycle + 1, cta_slot, resume_cycle};
-  // Kept in delivery order; equal cycles in completion order.
-  auto it = std::upper_bound(cluster_releases_.begin(), cluster_releases_.end(), release.at,
-                             [](std::uint64_t at, const ClusterRelease& r) { return at < r.at; });
-  cluster_releases_.insert(it, release);
-}
-
 bool Sm::deliver_cluster_releases(std::uint64_t cycle) {
   // Taken out first: resuming a warp may retire its CTA (which drops the CTA's pending
   // releases) or complete another phase (which adds one).
-  auto due_end = std::find_if(cluster_releases_.begin(), cluster_releases_.end(),
-                              [&](const ClusterRelease& r) { return r.at > cycle; });
-  const std::vector<ClusterRelease> due(cluster_releases_.begin(), due_end);
-  cluster_releases_.erase(cluster_releases_.begin(), due_end);
+  std::vector<ClusterEndpoint::Release>& releases = endpoint_.releases();
+  auto due_end = std::find_if(releases.begin(), releases.end(),
+                              [&](const ClusterEndpoint::Release& r) { return r.at > cycle; });
+  const std::vector<ClusterEndpoint::Release> due(releases.begin(), due_end);
+  releases.erase(releases.begin(), due_end);
   bool resumed = false;
-  for (const ClusterRelease& r : due) {
+  for (const ClusterEndpoint::Release& r : due) {
     const CtaSlot& c = ctas_[r.cta_slot];
     for (std::size_t i = 0; c.used && i < c.warp_slots.size(); ++i) {
       const unsigned slot = c.warp_slots[i];

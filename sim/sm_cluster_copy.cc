@@ -43,10 +43,10 @@ bool Sm::cluster_copy_target(const CtaSlot& c, const std::uint64_t* record, std:
 void Sm::cluster_copy_issue(const CtaSlot& c, const PendingAccess& p) {
   const ClusterBarrier::Member* m = c.cluster.barrier->member(p.cluster_rank);
   if (m == nullptr) return;
-  if (m->sm == this) {
-    multicast_issued(m->cta_slot, p.barrier.offset, p.tma_bytes);
+  if (m->sm == &endpoint_) {
+    endpoint_.multicast_issued(m->cta_slot, p.barrier.offset, p.tma_bytes);
   } else {
-    outbox().send(net::TxIssued{m->sm, m->cta_slot, p.barrier.offset, p.tma_bytes});
+    endpoint_.send(net::TxIssued{m->sm, m->cta_slot, p.barrier.offset, p.tma_bytes});
   }
 }
 
@@ -57,17 +57,17 @@ void Sm::cluster_copy_complete(const PendingAccess& p, std::uint64_t cycle) {
   if (m == nullptr) return;  // the destination CTA is not resident
   RemoteSharedAccess a;
   a.from_sm = id_;
-  a.seq = remote_seq_++;
+  a.seq = endpoint_.next_seq();
   a.bytes = p.tma_bytes;
   a.multicast = true;
   a.bulk_copy = true;
   a.path_bytes = p.cluster_reduce ? 2 * p.tma_bytes : p.tma_bytes;
   a.barrier = MbarrierKey{m->cta_slot, p.barrier.offset};
-  if (m->sm == this) {
+  if (m->sm == &endpoint_) {
     a.at = cycle;
-    remote_shared_arrives(a);
+    endpoint_.remote_shared_arrives(a);
   } else {
-    outbox().send(net::SharedWrite{m->sm, cross_network_port(cycle, p.tma_bytes), a});
+    endpoint_.send(net::SharedWrite{m->sm, endpoint_.cross_port(cycle, p.tma_bytes), a});
   }
 }
 

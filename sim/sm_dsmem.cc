@@ -27,19 +27,12 @@ std::optional<std::uint32_t> Sm::cluster_shared_rank(const CtaSlot& c,
   return static_cast<std::uint32_t>(slot - 1);
 }
 
-std::uint64_t Sm::cross_network_port(std::uint64_t cycle, std::uint64_t bytes) {
-  const std::uint64_t start = std::max(cycle, dsmem_free_);
-  const std::uint64_t rate = std::max<std::uint32_t>(dsmem_bytes_per_cycle_, 1);
-  dsmem_free_ = start + std::max<std::uint64_t>((bytes + rate - 1) / rate, 1);
-  return dsmem_free_;
-}
-
 void Sm::send_dsmem(const memsys::WarpMemAccess& access, Picos now) {
   const std::uint64_t cycle = now / clock_.period_ps;
   const std::uint64_t bytes = std::uint64_t{access.bytes_per_thread} *
                               static_cast<unsigned>(std::popcount(access.active_mask));
-  const std::uint64_t left = cross_network_port(cycle, bytes);
-  const std::uint64_t seq = remote_seq_++;
+  const std::uint64_t left = endpoint_.cross_port(cycle, bytes);
+  const std::uint64_t seq = endpoint_.next_seq();
   const PendingAccess& p = pending_[access.token];
   const CtaSlot& c = ctas_[warps_[p.slot].cta_slot];
   const ClusterBarrier::Member* target =
@@ -50,21 +43,17 @@ void Sm::send_dsmem(const memsys::WarpMemAccess& access, Picos now) {
   a.seq = seq;
   a.bytes = bytes;
   a.dsmem = true;
-  a.sender = this;
+  a.sender = &endpoint_;
   a.token = access.token;
-  outbox().send(request);
-}
-
-void Sm::dsmem_replied(std::uint64_t seq, std::uint32_t token, std::uint64_t cycle) {
-  mark_changed();
-  insert_dsmem_reply(dsmem_replies_, DsmemReply{cycle, seq, token});
+  endpoint_.send(request);
 }
 
 bool Sm::complete_dsmem(std::uint64_t cycle) {
   bool progress = false;
-  while (!dsmem_replies_.empty() && dsmem_replies_.front().at <= cycle) {
-    const std::uint32_t token = dsmem_replies_.front().token;
-    dsmem_replies_.erase(dsmem_replies_.begin());
+  std::vector<DsmemReply>& replies = endpoint_.replies();
+  while (!replies.empty() && replies.front().at <= cycle) {
+    const std::uint32_t token = replies.front().token;
+    replies.erase(replies.begin());
     complete_access(token, cycle);
     progress = true;
   }

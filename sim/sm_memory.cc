@@ -126,7 +126,7 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
     progress = true;
     complete_access(*token, cycle);
   }
-  if (!dsmem_replies_.empty()) progress |= complete_dsmem(cycle);
+  if (!endpoint_.replies().empty()) progress |= complete_dsmem(cycle);
   return progress;
 }
 

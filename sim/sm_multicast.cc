@@ -24,10 +24,10 @@ void Sm::multicast_issue(const CtaSlot& c, std::uint32_t ranks, std::uint64_t ba
     const auto rank = static_cast<std::uint32_t>(std::countr_zero(r));
     const ClusterBarrier::Member* m = c.cluster.barrier->member(rank);
     if (m == nullptr) continue;
-    if (m->sm == this) {
-      multicast_issued(m->cta_slot, barrier, bytes);
+    if (m->sm == &endpoint_) {
+      endpoint_.multicast_issued(m->cta_slot, barrier, bytes);
     } else {
-      outbox().send(net::TxIssued{m->sm, m->cta_slot, barrier, bytes});
+      endpoint_.send(net::TxIssued{m->sm, m->cta_slot, barrier, bytes});
     }
   }
 }
@@ -41,37 +41,31 @@ void Sm::multicast_complete(const CtaSlot& c, std::uint32_t ranks, std::uint64_t
         cluster.member(static_cast<std::uint32_t>(std::countr_zero(left)));
     left &= left - 1;
     if (m == nullptr) continue;
-    if (m->sm == this) {
+    if (m->sm == &endpoint_) {
       wake_mbarrier_waiters(mbarriers_.complete_tx(MbarrierKey{m->cta_slot, barrier}, bytes),
                             cycle);
       continue;
     }
     // The first rank on another SM: the data crosses the network port once for it and
     // the later ranks of the mask on the same SM (taken off `left`).
-    net::SharedWrite write{m->sm, cross_network_port(cycle, bytes), {}};
+    net::SharedWrite write{m->sm, endpoint_.cross_port(cycle, bytes), {}};
     RemoteSharedAccess& a = write.access;
     a.from_sm = id_;
     a.bytes = bytes;
     a.multicast = true;
-    a.seq = remote_seq_++;
+    a.seq = endpoint_.next_seq();
     a.barrier = MbarrierKey{m->cta_slot, barrier};
-    outbox().send(write);
+    endpoint_.send(write);
     for (std::uint32_t rest = left; rest != 0; rest &= rest - 1) {
       const auto rank = static_cast<std::uint32_t>(std::countr_zero(rest));
       const ClusterBarrier::Member* same = cluster.member(rank);
       if (same == nullptr || same->sm != m->sm) continue;
-      a.seq = remote_seq_++;
+      a.seq = endpoint_.next_seq();
       a.barrier = MbarrierKey{same->cta_slot, barrier};
-      outbox().send(write);
+      endpoint_.send(write);
       left &= ~(1U << rank);
     }
   }
-}
-
-void Sm::multicast_issued(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes) {
-  if (!ctas_[cta_slot].used) return;  // retired in this step, before the network delivered
-  mark_changed();
-  mbarriers_.issue_tx(MbarrierKey{cta_slot, barrier}, bytes);
 }
 
 }  // namespace sassim::sim

@@ -25,37 +25,31 @@ std::uint32_t port_bytes(std::uint64_t bytes) {
 
 }  // namespace
 
-void Sm::remote_shared_arrives(const RemoteSharedAccess& access) {
-  // Multicast data for a CTA that retired in this step, before the network delivered.
-  if (access.multicast && !ctas_[access.barrier.cta_slot].used) return;
-  mark_changed();
-  insert_remote_shared(remote_shared_, access);
-}
-
 bool Sm::deliver_remote_shared(std::uint64_t cycle, Picos now) {
   bool progress = false;
-  while (!remote_shared_.empty() && remote_shared_.front().at <= cycle) {
-    RemoteSharedAccess a = remote_shared_.front();
-    remote_shared_.erase(remote_shared_.begin());
+  std::vector<RemoteSharedAccess>& queue = endpoint_.remote_shared();
+  while (!queue.empty() && queue.front().at <= cycle) {
+    RemoteSharedAccess a = queue.front();
+    queue.erase(queue.begin());
     progress = true;
     if (!a.written && a.bulk_copy) {
       const std::uint64_t done = port_.remote_shared_write(port_bytes(a.path_bytes), now);
       if (done > 0) {  // complete once the write has passed the data path
         a.written = true;
         a.at = cycle + done;
-        insert_remote_shared(remote_shared_, a);
+        insert_remote_shared(queue, a);
         continue;
       }
     } else if (!a.written) {
       const std::uint64_t wait = port_.remote_shared_access(port_bytes(a.bytes), now);
       if (a.dsmem) {
-        outbox().send(net::DsmemAnswer{a.sender, a.seq, a.token, cycle + wait});
+        endpoint_.send(net::DsmemAnswer{a.sender, a.seq, a.token, cycle + wait});
         continue;
       }
       if (wait > 0) {  // written when the data path takes it
         a.written = true;
         a.at = cycle + wait;
-        insert_remote_shared(remote_shared_, a);
+        insert_remote_shared(queue, a);
         continue;
       }
     }
