@@ -5,9 +5,11 @@
 #include <string_view>
 #include <vector>
 
+#include "ground/json_quote.h"
+
 namespace sassim::correlate {
 
-std::string json_quote(std::string_view text);
+using sassim::json_quote;  // ground/json_quote.h
 
 class JsonWriter {
  public:

@@ -28,42 +28,12 @@ void add_format_option(CLI::App& cmd, Format& format) {
       ->check(accepted);
 }
 
-std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
 std::string json_number(double value) {
   return std::isfinite(value) ? fmt::format("{}", value) : std::string("null");
 }
 
 std::string json_value(const Value& value) {
-  if (const auto* s = std::get_if<std::string>(&value)) return json_string(*s);
+  if (const auto* s = std::get_if<std::string>(&value)) return json_quote(*s);
   if (const auto* u = std::get_if<std::uint64_t>(&value)) return fmt::format("{}", *u);
   if (const auto* i = std::get_if<std::int64_t>(&value)) return fmt::format("{}", *i);
   if (const auto* d = std::get_if<double>(&value)) return json_number(*d);
@@ -75,7 +45,7 @@ std::string json_object(const Record& record) {
   std::string out = "{";
   for (const auto& [name, value] : record) {
     if (out.size() > 1) out += ", ";
-    out += json_string(name) + ": " + json_value(value);
+    out += json_quote(name) + ": " + json_value(value);
   }
   return out + "}";
 }

@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ground/json_quote.h"  // json_quote, for the records' strings
+
 namespace sassim::cli {
 
 enum class Format { kTable, kJson, kCsv };
@@ -31,8 +33,6 @@ using Value = std::variant<std::string, std::uint64_t, std::int64_t, double, boo
 // Named values in order: one JSON object, or one CSV row under a header of the names.
 using Record = std::vector<std::pair<std::string, Value>>;
 
-// "text" with JSON escapes.
-std::string json_string(std::string_view text);
 // The shortest text that reads back as the same double; null when not finite.
 std::string json_number(double value);
 std::string json_value(const Value& value);

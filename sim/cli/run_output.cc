@@ -34,7 +34,7 @@ Record kernel_record(const sim::KernelResult& r) {
 void print_results_json(std::FILE* out, const RunHeader& header,
                         const std::vector<sim::KernelResult>& results) {
   fmt::print(out, "{{\n  \"trace\": {},\n  \"config_name\": {},\n  \"partial\": {},\n",
-             json_string(header.trace), json_string(header.config_name),
+             json_quote(header.trace), json_quote(header.config_name),
              header.partial ? "true" : "false");
   fmt::print(out, "  \"kernels\": [");
   for (std::size_t i = 0; i < results.size(); ++i) {

@@ -64,7 +64,7 @@ Record kernel_record(const traces::KernelSummary& k) {
 void print_json(const std::string& trace, const std::vector<traces::KernelSummary>& kernels) {
   std::uint64_t total = 0;
   std::map<std::string, std::uint64_t> mix;
-  fmt::print("{{\n  \"trace\": {},\n  \"kernels\": [", json_string(trace));
+  fmt::print("{{\n  \"trace\": {},\n  \"kernels\": [", json_quote(trace));
   for (std::size_t n = 0; n < kernels.size(); ++n) {
     fmt::print("{}\n    {}", n == 0 ? "" : ",", json_object(kernel_record(kernels[n])));
     total += kernels[n].warp_insts;

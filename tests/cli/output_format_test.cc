@@ -38,9 +38,9 @@ TEST(OutputFormat, UnknownFormatIsAParseErrorNamingTheAcceptedOnes) {
 }
 
 TEST(OutputFormat, JsonStringsAreEscaped) {
-  EXPECT_EQ(json_string("plain"), "\"plain\"");
-  EXPECT_EQ(json_string("a\"b\\c\nd\te"), "\"a\\\"b\\\\c\\nd\\te\"");
-  EXPECT_EQ(json_string(std::string("\x01", 1)), "\"\\u0001\"");
+  EXPECT_EQ(json_quote("plain"), "\"plain\"");
+  EXPECT_EQ(json_quote("a\"b\\c\nd\te"), "\"a\\\"b\\\\c\\nd\\te\"");
+  EXPECT_EQ(json_quote(std::string("\x01", 1)), "\"\\u0001\"");
 }
 
 TEST(OutputFormat, JsonNumbersReadBackExactly) {
