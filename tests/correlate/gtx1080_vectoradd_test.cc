@@ -4,6 +4,11 @@
 
 #include <gmock/gmock.h>
 
+#include <fstream>
+#include <iterator>
+
+#include <fmt/format.h>
+
 #include "correlate/correlate.h"
 #include "correlate/csv_table.h"
 #include "correlate_fixtures.h"
@@ -118,6 +123,42 @@ TEST_F(Gtx1080Vectoradd, UnsupportedMetric) {
   options.metric = "dram_bytes";
   EXPECT_EQ(testing::error_of([&] { correlate(options); }),
             "unknown --metric \"dram_bytes\"; supported: cycles");
+}
+
+// "5,773.25", "4,784.5", "512": as docs/CORRELATION.md writes numbers.
+std::string grouped(double value) {
+  std::string text = fmt::format("{}", value);
+  const std::size_t dot = std::min(text.find('.'), text.size());
+  for (std::size_t i = dot; i > 3; i -= 3) text.insert(i - 3, ",");
+  return text;
+}
+
+// docs/CORRELATION.md's table of this check holds the figures of the model as it is.
+TEST_F(Gtx1080Vectoradd, TheDocsTableIsCurrent) {
+  struct Row {
+    const char* file;
+    const char* metric;
+  };
+  const Row rows[] = {{testing::kNsightCsv, ""},
+                      {testing::kNsightCsv, "gpu__time_duration"},
+                      {testing::kNvprofLog, ""},
+                      {testing::kNvprofMetrics, ""}};
+  std::ifstream in(std::filesystem::path(SASSIM_SOURCE_DIR) / "docs" / "CORRELATION.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(doc.empty());
+  for (const Row& row : rows) {
+    CorrelateOptions options;
+    options.sim_files = {results_file_};
+    options.hw_files = {hw_data(row.file).string()};
+    options.hw.metric = row.metric;
+    const Correlation c = correlate(options);
+    ASSERT_EQ(c.match.matched.size(), 1U) << row.file;
+    const MatchedKernel& m = c.match.matched[0];
+    const std::string cells = fmt::format("| {} | {} | {:+.1f}% |", grouped(m.hw.cycles),
+                                          grouped(m.sim.cycles), relative_error_percent(m));
+    EXPECT_NE(doc.find(cells), std::string::npos) << "docs/CORRELATION.md, the row of " << row.file
+                                                  << " " << row.metric << ": write " << cells;
+  }
 }
 
 }  // namespace
