@@ -24,6 +24,7 @@
 #include "ground/error.h"
 #include "isa/arch.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/listing_match.h"
 #include "sim/cli/output_check.h"
 #include "sim/cli/output_format.h"
 #include "sim/cli/paths.h"
@@ -156,6 +157,9 @@ void run(const RunOptions& options) {
   }
   const config::GpuConfig gpu_config = config::load_config(config_name, options.overrides);
   warn_on_other_arch(*workload, trace, config_name, gpu_config);
+  if (!listings.empty()) {
+    report_listing_matches(listings, *traces::open_accelsim_workload(trace), notes);
+  }
   fmt::print(notes, "simulating {} ({} SMs, {} MHz)\n", gpu_config.name(), gpu_config.num_sms(),
              gpu_config.clocks().core_mhz());
   // A standard output that cannot be written fails the run now, not after simulating.
