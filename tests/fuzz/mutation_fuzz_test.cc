@@ -114,7 +114,23 @@ class Fuzz : public ::testing::Test {
   fs::path dir_;
 };
 
+void read_whole_kernel(const std::string& text) {
+  auto kernel = traces::kernel_from_text(text, "fuzz.traceg");
+  while (std::optional<traces::CtaTrace> cta = kernel->next_cta()) {
+    for (traces::WarpStream& stream : cta->warps) {
+      traces::WarpWindow window(std::move(stream));
+      for (std::uint32_t i = 0; i < window.size(); ++i) window.inst(i);
+    }
+  }
+}
+
 TEST_F(Fuzz, KernelTraces) {
+  // A real GTX 1080 trace (tracer 3: memory widths, address lists) and a written one.
+  const std::string real = read(
+      repo("traces/reference/gtx1080-microgpusim/test-apps/vectoradd/traces/vectoradd-100-32-trace/"
+           "kernel-1.traceg"));
+  ASSERT_FALSE(real.empty());
+  fuzz("gtx1080 vectoradd trace", real, 500, read_whole_kernel);
   const std::string trace = read(repo("tests/data/traces/small_workload/kernel-1.traceg"));
   ASSERT_FALSE(trace.empty());
   fuzz("kernel trace", trace, 1000, [](const std::string& text) {
