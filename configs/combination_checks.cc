@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "configs/deadlock_check.h"
+
 namespace sassim::config {
 
 namespace {
@@ -193,6 +195,7 @@ void check_combinations(const GpuConfig& config, std::vector<std::string>& probl
   check_interconnect(config.interconnect(), problems);
   check_dram(config, problems);
   check_cluster(config, problems);
+  check_deadlock_cycles(config, problems);
 }
 
 }  // namespace sassim::config
