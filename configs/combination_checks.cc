@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "configs/deadlock_check.h"
+#include "configs/memory_estimate.h"
+
 namespace sassim::config {
 
 namespace {
@@ -193,6 +196,9 @@ void check_combinations(const GpuConfig& config, std::vector<std::string>& probl
   check_interconnect(config.interconnect(), problems);
   check_dram(config, problems);
   check_cluster(config, problems);
+  check_deadlock_cycles(config, problems);
+  // Sizes that do not divide into sets are reported above; the estimate needs whole ones.
+  if (problems.empty()) check_memory_estimate(config, problems);
 }
 
 }  // namespace sassim::config

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "ground/error.h"
 #include "traces/tokens.h"
 #include "traces/trace_error.h"
 
@@ -31,7 +32,8 @@ AccelsimKernelTrace::AccelsimKernelTrace(std::unique_ptr<LineSource> lines,
     : lines_(std::move(lines)),
       store_(store != nullptr ? std::move(store) : default_trace_store()),
       header_(read_kernel_header(*lines_)),
-      opcodes_(isa::OpcodeTable::get(header_.info.arch)) {}
+      opcodes_(isa::OpcodeTable::get(header_.info.arch)),
+      coverage_(header_.info.grid) {}
 
 bool AccelsimKernelTrace::next_nonblank(std::string_view& line) {
   while (lines_->next(line)) {
@@ -43,7 +45,13 @@ bool AccelsimKernelTrace::next_nonblank(std::string_view& line) {
 
 std::optional<CtaTrace> AccelsimKernelTrace::next_cta() {
   std::string_view line;
-  if (!next_nonblank(line)) return std::nullopt;
+  if (!next_nonblank(line)) {
+    // The end of the file: the trace must have held every CTA of the grid.
+    if (!coverage_.complete()) {
+      throw Error(fmt::format("{}: {}", lines_->name(), coverage_.missing_message()));
+    }
+    return std::nullopt;
+  }
   if (line != "#BEGIN_TB") {
     throw_at(*lines_, fmt::format("'{}': expected #BEGIN_TB (the start of a CTA)", excerpt(line)));
   }
@@ -64,7 +72,25 @@ std::optional<CtaTrace> AccelsimKernelTrace::next_cta() {
     if (line == "#END_TB") break;
     read_warp(line, cta, seen);
   }
+  check_warps(seen);
   return cta;
+}
+
+void AccelsimKernelTrace::check_warps(const std::vector<bool>& seen) const {
+  std::uint64_t missing = 0;
+  std::vector<std::string> shown;
+  for (std::uint32_t w = 0; w < seen.size(); ++w) {
+    if (seen[w]) continue;
+    ++missing;
+    if (shown.size() < CtaCoverage::kListed) shown.push_back(std::to_string(w));
+  }
+  if (missing == 0) return;
+  const Dim3& block = header_.info.block;
+  throw_at(*lines_, fmt::format("CTA ({},{},{}) that begins at line {} has {} of the {} warps of "
+                                "its block ({},{},{}): warp{} {} {} missing",
+                                cta_id_.x, cta_id_.y, cta_id_.z, cta_line_, seen.size() - missing,
+                                seen.size(), block.x, block.y, block.z, missing == 1 ? "" : "s",
+                                listed(shown, missing), missing == 1 ? "is" : "are"));
 }
 
 Dim3 AccelsimKernelTrace::read_cta_id() {
@@ -90,7 +116,13 @@ Dim3 AccelsimKernelTrace::read_cta_id() {
                                   "({},{},{})",
                                   xyz[0], xyz[1], xyz[2], grid.x, grid.y, grid.z));
   }
-  return {xyz[0], xyz[1], xyz[2]};
+  const Dim3 id{xyz[0], xyz[1], xyz[2]};
+  if (!coverage_.add(id)) {
+    throw_at(*lines_, fmt::format("thread block = {},{},{}: CTA ({},{},{}) appears twice in the "
+                                  "trace: expected each CTA of the grid once",
+                                  id.x, id.y, id.z, id.x, id.y, id.z));
+  }
+  return id;
 }
 
 void AccelsimKernelTrace::read_warp(std::string_view warp_line, CtaTrace& cta,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "isa/opcode.h"
+#include "traces/cta_coverage.h"
 #include "traces/instruction_line.h"
 #include "traces/kernel_header.h"
 #include "traces/kernel_trace.h"
@@ -38,6 +39,8 @@ class AccelsimKernelTrace final : public KernelTrace {
  private:
   bool next_nonblank(std::string_view& line);
   Dim3 read_cta_id();
+  // At #END_TB: every warp of the block was in the CTA.
+  void check_warps(const std::vector<bool>& seen) const;
   void read_warp(std::string_view warp_line, CtaTrace& cta, std::vector<bool>& seen);
   void read_insts(std::uint32_t w, std::uint64_t count, WarpStreamWriter& writer);
   std::uint32_t static_index(const InstructionLine& inst);
@@ -60,6 +63,7 @@ class AccelsimKernelTrace final : public KernelTrace {
   std::uint64_t cta_line_ = 0;                 // line of its #BEGIN_TB
   std::optional<std::pair<std::uint32_t, std::uint64_t>> prev_warp_;  // last warp read, insts
   std::uint32_t last_index_ = 0;  // static index of the previous line (lookup shortcut)
+  CtaCoverage coverage_;          // CTAs of the grid read so far
 };
 
 }  // namespace sassim::traces

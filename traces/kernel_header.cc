@@ -71,6 +71,12 @@ class HeaderParser {
     if (info.name.empty()) fail(kName);
     info.id = number<std::uint32_t>(kId, 0, UINT32_MAX);
     info.grid = dims(kGrid, {2147483647u, 65535u, 65535u}, UINT64_MAX);
+    if (info.grid.count() > kMaxGridCtas) {
+      throw_at(lines_.name(), raw(kGrid).line,
+               fmt::format("-grid dim = ({},{},{}) is {} CTAs: expected at most {} CTAs in a "
+                           "traced grid",
+                           info.grid.x, info.grid.y, info.grid.z, info.grid.count(), kMaxGridCtas));
+    }
     info.block = dims(kBlock, {1024u, 1024u, 64u}, 1024);
     info.shmem_bytes = number<std::uint32_t>(kShmem, 0, 256 * 1024);
     info.nregs = number<std::uint32_t>(kNregs, 1, 255);

@@ -1,6 +1,8 @@
 #pragma once
 // The header of an Accel-Sim kernel trace ("-kernel name = ...", ..., "#traces format
 // = ..."), validated field by field.
+#include <cstdint>
+
 #include "traces/kernel_trace.h"
 #include "traces/line_source.h"
 
@@ -17,6 +19,11 @@ struct TraceFormat {
   // Version 5 ends each line with a decimal immediate.
   bool has_immediate() const { return tracer_major >= 5; }
 };
+
+// Most CTAs a kernel's grid may have: the reader keeps one bit per CTA of the grid to
+// check that the trace holds each once (16 MiB at this limit). A trace of that many CTAs
+// is hundreds of gigabytes; a larger grid is refused at its header line.
+inline constexpr std::uint64_t kMaxGridCtas = std::uint64_t{1} << 27;
 
 struct KernelHeader {
   KernelInfo info;

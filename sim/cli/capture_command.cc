@@ -32,18 +32,31 @@ struct CaptureCliOptions {
   bool quiet = false;
 };
 
+// The listing file: --listing (a file, or a folder holding KERNEL.sass) from the current
+// directory or, when relative and not found there, from the data home; without it the
+// data home's kernels/sass/sm_80.
 std::filesystem::path listing_file(const CaptureCliOptions& o) {
-  std::filesystem::path path =
-      o.listing.empty() ? sassim_home() / "kernels/sass/sm_80" : std::filesystem::path(o.listing);
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) path /= o.kernel + ".sass";
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw Error(
-        fmt::format("--listing: {} is not a listing file (expected a .sass file or a folder "
-                    "holding {}.sass)",
-                    path.string(), o.kernel));
+  const std::vector<std::filesystem::path> candidates =
+      o.listing.empty() ? std::vector{sassim_home() / "kernels/sass/sm_80"}
+                        : data_path_candidates(o.listing);
+  std::vector<std::string> tried;
+  for (std::filesystem::path path : candidates) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) path /= o.kernel + ".sass";
+    if (std::filesystem::is_regular_file(path, ec)) return path;
+    tried.push_back(path.string());
   }
-  return path;
+  const std::string expected =
+      fmt::format("expected a .sass file or a folder holding {}.sass", o.kernel);
+  if (tried.size() == 1) {
+    throw Error(fmt::format("--listing: {} is not a listing file ({})", tried[0], expected));
+  }
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  throw Error(fmt::format(
+      "--listing {}: found neither {} (from the current directory, {}) nor {} (from the data "
+      "home, $SASSIM_HOME or where sassim is installed or built): {}",
+      o.listing, tried[0], cwd.string(), tried[1], expected));
 }
 
 void run_capture(const CaptureCliOptions& o) {
@@ -106,7 +119,8 @@ void add_capture_command(CLI::App& app) {
       ->required();
   cmd->add_option("values", o->values, "problem sizes, as in kernels/suite.txt");
   cmd->add_option("--listing", o->listing,
-                  "SASS listing (.sass) or a folder of them (default: kernels/sass/sm_80)");
+                  "SASS listing (.sass) or a folder of them; a relative path not found from the "
+                  "current directory is looked up in the data home (default: kernels/sass/sm_80)");
   cmd->add_option("-o,--out", o->out, "folder for kernelslist.g and kernel-1.traceg.zst");
   cmd->add_flag("--plain", o->plain, "write kernel-1.traceg as text, not zstd-compressed");
   cmd->add_flag("--check", o->check, "compare the outputs with the kernel's CPU reference");

@@ -56,6 +56,18 @@ sed 's/FADD R9, R4, R3 ;/DMNMX R8, R4, R2 ;/' "$listings/sm_80/vectoradd.sass" \
 expect 1 "vectoradd.sass:[0-9]+: PC 0x00d0: DMNMX: unsupported opcode DMNMX" -- \
   "$sassim" capture vectoradd 256 --listing "$work/sm_80"
 
+# A relative --listing not found from the current directory is found in the data home
+# ($SASSIM_HOME); one found from the current directory wins (its DMNMX is refused); when
+# neither exists the error names both places.
+expect 0 "from $root/kernels/sass/sm_90/vectoradd.sass: 1 CTAs" -- \
+  bash -c "cd '$work' && SASSIM_HOME='$root' '$sassim' capture vectoradd 256 --listing kernels/sass/sm_90 --check"
+expect 0 "from $root/kernels/sass/sm_80/saxpy.sass" -- \
+  bash -c "cd '$work' && SASSIM_HOME='$root' '$sassim' capture saxpy 256 --listing kernels/sass/sm_80/saxpy.sass"
+expect 1 "vectoradd.sass:[0-9]+: PC 0x00d0: DMNMX" -- \
+  bash -c "cd '$work' && SASSIM_HOME='$root' '$sassim' capture vectoradd 256 --listing sm_80"
+expect 1 "--listing kernels/sass/sm_91: found neither kernels/sass/sm_91 \\(from the current directory, $work\\) nor $root/kernels/sass/sm_91 \\(from the data home" -- \
+  bash -c "cd '$work' && SASSIM_HOME='$root' '$sassim' capture vectoradd 256 --listing kernels/sass/sm_91"
+
 # A Hopper form the executor does not implement is named the same way.
 mkdir -p "$work/sm_90a"
 sed 's/UTMALDG.2D \[UR16\]/UTMALDG.3D [UR16]/' "$listings/sm_90a/bf16_gemm_wgmma.sass" \

@@ -5,6 +5,7 @@
 
 #include "ground/error.h"
 #include "tests/traces/trace_text.h"
+#include "traces/kernel_header.h"
 #include "traces/text_trace.h"
 
 namespace sassim::traces {
@@ -124,7 +125,7 @@ TEST(KernelHeader, AcceptedVariants) {
     EXPECT_EQ(error_of(header(f)), "") << bv;
   }
   HeaderFields big;
-  big.grid = "(2147483647,65535,65535)";
+  big.grid = "(1048576,128,1)";  // kMaxGridCtas
   big.block = "(32,32,1)";
   big.nregs = "255";
   big.shmem = "262144";
@@ -140,11 +141,23 @@ TEST(KernelHeader, AcceptedVariants) {
 
 TEST(KernelHeader, StreamIdAndLargeGrid) {
   HeaderFields f;
-  f.grid = "(2147483647,65535,65535)";
+  f.grid = "(65536,2048,1)";
   std::string text = replace(header(f), "-cuda stream id = 0", "-cuda stream id = 94259235184");
   auto k = kernel_from_text(text, "ok.traceg");
   EXPECT_EQ(k->info().stream_id, 94259235184);
-  EXPECT_EQ(k->info().grid.count(), 2147483647ull * 65535 * 65535);
+  EXPECT_EQ(k->info().grid.count(), kMaxGridCtas);
+}
+
+// A grid of more CTAs than a trace can hold is refused at its line, before any CTA is
+// read (the check that each CTA is traced once keeps a bit per CTA).
+TEST(KernelHeader, GridOfMoreCtasThanATraceHoldsIsRefused) {
+  HeaderFields f;
+  f.grid = "(2147483647,65535,65535)";
+  EXPECT_EQ(error_of(header(f)),
+            "h.traceg:3: -grid dim = (2147483647,65535,65535) is 9223090559730712575 CTAs: "
+            "expected at most 134217728 CTAs in a traced grid");
+  f.grid = "(65536,2048,2)";
+  EXPECT_THAT(error_of(header(f)), HasSubstr("is 268435456 CTAs: expected at most 134217728"));
 }
 
 }  // namespace

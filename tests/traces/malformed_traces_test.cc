@@ -124,6 +124,42 @@ TEST(MalformedTraces, CtaAndWarpOutOfRange) {
                     HasSubstr("warp = 2: expected a warp index below 2 (block 64x1x1)")));
 }
 
+// A trace must hold every CTA of its grid once and every warp of each CTA's block.
+TEST(MalformedTraces, KernelWithoutCtas) {
+  EXPECT_EQ(read_kernel_error("no_ctas.traceg"),
+            (kData / "no_ctas.traceg").string() +
+                ": the grid (2,1,1) has 2 CTAs, the trace 0: CTAs (0,0,0) and (1,0,0) are "
+                "missing");
+}
+
+TEST(MalformedTraces, TruncatedAtACtaBoundary) {
+  EXPECT_EQ(read_kernel_error("missing_ctas.traceg"),
+            (kData / "missing_ctas.traceg").string() +
+                ": the grid (4,1,1) has 4 CTAs, the trace 2: CTAs (2,0,0) and (3,0,0) are "
+                "missing");
+}
+
+TEST(MalformedTraces, DuplicateCta) {
+  EXPECT_EQ(read_kernel_error("duplicate_cta.traceg"),
+            at("duplicate_cta.traceg", 30) +
+                "thread block = 0,0,0: CTA (0,0,0) appears twice in the trace: expected each CTA "
+                "of the grid once");
+}
+
+TEST(MalformedTraces, GridOfMoreCtasThanATraceHolds) {
+  EXPECT_EQ(read_kernel_error("huge_grid.traceg"),
+            at("huge_grid.traceg", 3) +
+                "-grid dim = (2147483647,65535,65535) is 9223090559730712575 CTAs: expected at "
+                "most 134217728 CTAs in a traced grid");
+}
+
+TEST(MalformedTraces, FewerWarpsThanTheBlockNeeds) {
+  EXPECT_EQ(read_kernel_error("missing_warp.traceg"),
+            at("missing_warp.traceg", 26) +
+                "CTA (0,0,0) that begins at line 17 has 1 of the 2 warps of its block (33,1,1): "
+                "warp 1 is missing");
+}
+
 TEST(MalformedTraces, LeftoverToken) {
   EXPECT_THAT(read_kernel_error("leftover_token.traceg"),
               AllOf(HasSubstr(at("leftover_token.traceg", 23)),

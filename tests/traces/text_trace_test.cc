@@ -17,18 +17,33 @@ using ::testing::HasSubstr;
 using trace_text::header;
 using trace_text::HeaderFields;
 
+// A CTA of the header's two warps (block (64,1,1)): `warp` runs `lines`, the other one
+// has no instructions.
 std::string one_warp_cta(const std::string& block, const std::vector<std::string>& lines,
                          int warp = 0) {
   std::string s = "#BEGIN_TB\n\nthread block = " + block + "\n\nwarp = " + std::to_string(warp) +
                   "\ninsts = " + std::to_string(lines.size()) + "\n";
   for (const auto& l : lines) s += l + "\n";
-  return s + "\n#END_TB\n\n";
+  return s + "warp = " + std::to_string(1 - warp) + "\ninsts = 0\n\n#END_TB\n\n";
 }
 
+// The error of reading on from `k` ("" if none).
+std::string next_cta_error(KernelTrace& k) {
+  try {
+    while (k.next_cta()) {
+    }
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The one CTA of a trace of the header's grid of two: the trace ends after it, which
+// the reader reports as the other CTA missing.
 DecodedCta only_cta(KernelTrace& k) {
   auto cta = k.next_cta();
   EXPECT_TRUE(cta.has_value());
-  EXPECT_FALSE(k.next_cta().has_value());
+  EXPECT_THAT(next_cta_error(k), HasSubstr("the grid (2,1,1) has 2 CTAs, the trace 1: CTA"));
   return cta ? decode(std::move(*cta)) : DecodedCta{};
 }
 
@@ -52,7 +67,10 @@ TEST(TextTrace, HeaderFields) {
   EXPECT_EQ(info.local_base, 0x00007f2b58000000u);
   EXPECT_EQ(info.tracer_version, "4");
   EXPECT_EQ(info.source, "mem.traceg");
-  EXPECT_FALSE(k->next_cta().has_value());  // a header without CTAs
+  // A header without CTAs: every CTA of the grid is missing.
+  EXPECT_EQ(next_cta_error(*k),
+            "mem.traceg: the grid (2,1,1) has 2 CTAs, the trace 0: CTAs (0,0,0) and (1,0,0) are "
+            "missing");
 }
 
 TEST(TextTrace, Version4LineAndDecodeOnce) {

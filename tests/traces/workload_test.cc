@@ -75,7 +75,7 @@ TEST(Workload, Summary) {
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].info.id, 1u);
   EXPECT_EQ(s[0].ctas, 2u);
-  EXPECT_EQ(s[0].warps, 2u);  // one traced warp of the two per CTA, in each CTA
+  EXPECT_EQ(s[0].warps, 2u);  // the one warp of each CTA
   EXPECT_EQ(s[0].warp_insts, 6u);
   EXPECT_EQ(s[0].mem_insts, 2u);
   EXPECT_EQ(s[0].opcode_mix.at("MOV"), 2u);
