@@ -3,6 +3,12 @@
 
 failures=0
 
+# make_work_dir: $work is a fresh folder, removed when the script exits.
+make_work_dir() {
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+}
+
 # expect EXIT_CODE PATTERN -- COMMAND...: runs the command, checks its exit code and
 # that its output (stdout + stderr) matches the extended regular expression.
 expect() {

@@ -5,11 +5,10 @@
 set -uo pipefail
 sassim="$1"
 root="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 
 # shellcheck source=SCRIPTDIR/../expect.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
+make_work_dir
 cd "$work" || exit 1  # no files in the folder to complete
 # shellcheck source=/dev/null
 source "$root/scripts/sassim-completion.bash"

@@ -5,11 +5,10 @@
 set -uo pipefail
 sassim="$1"
 root="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 
 # shellcheck source=SCRIPTDIR/../expect.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
+make_work_dir
 
 policies='is not one of: gto, gty, lrr, two_level'
 lrx="sm.scheduler.policy = \"lrx\" $policies \(did you mean \"lrr\"\?\)"

@@ -7,11 +7,10 @@
 set -uo pipefail
 sassim="$1"
 root="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 
 # shellcheck source=SCRIPTDIR/../expect.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
+make_work_dir
 
 gemm="$root/traces/reference/a100-flashinfer/test-traces/flashinfer-gemm/traces"
 for _ in 1 2 3 4 5; do

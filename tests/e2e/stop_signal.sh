@@ -5,10 +5,9 @@
 set -uo pipefail
 sassim="$1"
 root="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=SCRIPTDIR/../expect.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
+make_work_dir
 
 # 100,000 launches of a one-warp kernel: about half a minute if nothing stops it.
 kernel="$root/tests/data/cli/vectoradd_sm80/kernel-1.traceg"

@@ -10,6 +10,7 @@ data="$root/tests/data/traces"
 
 # shellcheck source=SCRIPTDIR/../expect.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
+make_work_dir
 
 no_ctas="no_ctas.traceg: the grid \(2,1,1\) has 2 CTAs, the trace 0: CTAs \(0,0,0\) and \(1,0,0\) are missing"
 missing="missing_ctas.traceg: the grid \(4,1,1\) has 4 CTAs, the trace 2: CTAs \(2,0,0\) and \(3,0,0\) are missing"
@@ -33,8 +34,6 @@ out="$("$sassim" run -q "$data/missing_ctas.traceg" 2>/dev/null)"
 ! grep -q "cycles" <<<"$out" || fail "run of an incomplete trace printed results: $out"
 
 # A kernel of a list that misses CTAs stops the run too (the list names the file).
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 cp "$data/missing_ctas.traceg" "$work/kernel-1.traceg"
 printf 'kernel-1.traceg\n' >"$work/kernelslist.g"
 expect 1 "$work/kernel-1.traceg: the grid \(4,1,1\) has 4 CTAs, the trace 2" -- "$sassim" run -q "$work"

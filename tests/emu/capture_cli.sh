@@ -4,11 +4,10 @@
 set -uo pipefail
 sassim="$1"
 root="$2"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 
 # shellcheck source=SCRIPTDIR/../expect.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
+make_work_dir
 
 listings="$root/kernels/sass"
 # 2048 elements: 64 warps of 16 instructions each (the sm_80 listing has no branch).
