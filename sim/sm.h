@@ -61,6 +61,13 @@ class IssueObserver {
                       const isa::StaticInst& inst) = 0;
 };
 
+// The SM's parts, each in its own header: sim/sm_cta_slot.h, sim/sm_pending_access.h,
+// sim/sub_core.h, sim/warp_class.h.
+struct CtaSlot;
+struct PendingAccess;
+struct SubCore;
+struct WarpClass;
+
 class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
  public:
   Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& port, Clock core);
@@ -91,11 +98,6 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
   void report(StatSink& sink) const override;
 
  private:
-  struct CtaSlot;
-  struct PendingAccess;
-  struct SubCore;
-  struct WarpClass;
-
   const KernelContext& kernel_of(const Warp& w) const;
   // Moves warp w to instruction `next` of its window and caches what issue checks
   // about it (Warp::next_inst); read_next reads that from the window. The window keeps

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
+#include "sim/sm_cta_slot.h"
 
 namespace sassim::sim {
 

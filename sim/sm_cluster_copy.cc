@@ -13,7 +13,8 @@
 // (sim/sm_remote_shared.cc). A destination on the issuing SM takes no network crossing. The barrier
 // counts the bytes as issued when the copy issues.
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
+#include "sim/sm_cta_slot.h"
+#include "sim/sm_pending_access.h"
 
 namespace sassim::sim {
 

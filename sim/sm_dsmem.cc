@@ -12,7 +12,8 @@
 #include <bit>
 
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
+#include "sim/sm_cta_slot.h"
+#include "sim/sm_pending_access.h"
 
 namespace sassim::sim {
 

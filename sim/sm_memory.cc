@@ -6,7 +6,9 @@
 #include "sim/bulk_groups.h"
 #include "sim/control_bits.h"
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
+#include "sim/sm_cta_slot.h"
+#include "sim/sm_pending_access.h"
+#include "sim/sub_core.h"
 
 namespace sassim::sim {
 

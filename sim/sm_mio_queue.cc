@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
+#include "sim/sub_core.h"
 
 namespace sassim::sim {
 

@@ -14,7 +14,7 @@
 #include <bit>
 
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
+#include "sim/sm_cta_slot.h"
 
 namespace sassim::sim {
 

@@ -3,7 +3,6 @@
 #include "sim/control_bits.h"
 #include "sim/register_file.h"
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
 
 namespace sassim::sim {
 

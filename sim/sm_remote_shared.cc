@@ -13,7 +13,6 @@
 #include <limits>
 
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
 
 namespace sassim::sim {
 namespace {

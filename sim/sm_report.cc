@@ -4,7 +4,6 @@
 
 #include "isa/flops.h"
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
 
 namespace sassim::sim {
 

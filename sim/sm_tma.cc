@@ -10,7 +10,8 @@
 
 #include "sim/bulk_groups.h"
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
+#include "sim/sm_cta_slot.h"
+#include "sim/sm_pending_access.h"
 
 namespace sassim::sim {
 namespace {

@@ -15,7 +15,8 @@
 
 #include "ground/error.h"
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
+#include "sim/sub_core.h"
+#include "sim/warp_class.h"
 
 namespace sassim::sim {
 
@@ -52,7 +53,7 @@ void Sm::note_issue(SubCore& sub, unsigned slot) {
   sub.reclassify |= sub.depends_on_issue | std::uint64_t{1} << (slot / sub_cores_.size());
 }
 
-Sm::WarpClass Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycle) const {
+WarpClass Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycle) const {
   switch (w.state) {
     case WarpState::kAtBarrier:
     case WarpState::kWaitMbarrier:
@@ -107,8 +108,8 @@ WarpCycleState Sm::memory_throttle(const isa::StaticInst& si) {
                                                : WarpCycleState::kLgThrottle;
 }
 
-Sm::WarpClass Sm::after_address_stage(const SubCore& sub, std::uint64_t cycle, bool full,
-                                      WarpCycleState throttle) {
+WarpClass Sm::after_address_stage(const SubCore& sub, std::uint64_t cycle, bool full,
+                                  WarpCycleState throttle) {
   constexpr std::uint8_t kDepends = kOnIssue | kOnAddressStage;
   if (full) return {throttle, kNeverCycle, kDepends};
   if (sub.dispatch_free > cycle)

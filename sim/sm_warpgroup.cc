@@ -13,7 +13,8 @@
 #include "sim/control_bits.h"
 #include "sim/exec_timing.h"
 #include "sim/sm.h"
-#include "sim/sm_internal.h"
+#include "sim/sm_cta_slot.h"
+#include "sim/sub_core.h"
 
 namespace sassim::sim {
 namespace {
