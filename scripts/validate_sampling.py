@@ -34,6 +34,12 @@ CAPTURES = [
     ("saxpy 2^25", "saxpy 33554432", "sm_80"),
     ("sgemm_tiled 1024^3", "sgemm_tiled 1024 1024 1024", "sm_80"),
 ]
+# Silicon regression runs (a tenth of their sizes, as bench.sh --quick), h200, --sample all.
+SILICON = [
+    ("h200 mem_bw (quick)", "ubench_mem_bw 132 3145728"),
+    ("h200 l2_bw_32f (quick)", "ubench_l2_bw_32f 264 64"),
+]
+SILICON_SETS = ["--set", "simulation.flush_l2_before_kernels=true", "--set", "clocks.core_mhz=1500"]
 
 
 def repeat_list(folder, name, kernel_file, times):
@@ -44,8 +50,8 @@ def repeat_list(folder, name, kernel_file, times):
     return path
 
 
-def run(sassim, preset, trace, out, sample):
-    args = [sassim, "run", "-q", "--config", preset, trace, "--out", out]
+def run(sassim, preset, trace, out, sample, extra=()):
+    args = [sassim, "run", "-q", "--config", preset, trace, "--out", out, *extra]
     if sample:
         args += ["--sample", sample]
     start = time.monotonic()
@@ -111,17 +117,24 @@ def cases(sassim, tmp, quick):
     for name, values, listing in CAPTURES:
         folder = capture(sassim, os.path.join(tmp, name.split()[0]), values, listing)
         out.append((name, "a100", folder, True, "ctas"))
+    for name, values in SILICON:
+        kernel = values.split()[0]
+        folder = capture(sassim, os.path.join(tmp, kernel), values, "sm_90")
+        extra = ["--sass", f"kernels/sass/sm_90/{kernel}.sass", *SILICON_SETS]
+        out.append((name, "h200", folder, True, "all", extra))
     return out
 
 
 def table(sassim, quick):
     rows, seconds = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for n, (name, preset, trace, with_full, mode) in enumerate(cases(sassim, tmp, quick)):
+        for n, (name, preset, trace, with_full, mode, *extra) in enumerate(
+                cases(sassim, tmp, quick)):
+            extra = extra[0] if extra else []
             full = os.path.join(tmp, f"{n}-full.h5") if with_full else None
             sampled = os.path.join(tmp, f"{n}-sampled.h5")
-            wall_full = run(sassim, preset, trace, full, None) if with_full else None
-            wall_sampled = run(sassim, preset, trace, sampled, mode)
+            wall_full = run(sassim, preset, trace, full, None, extra) if with_full else None
+            wall_sampled = run(sassim, preset, trace, sampled, mode, extra)
             rows.append(row(name, preset, mode, full, sampled))
             seconds.append((name, wall_full, wall_sampled))
             print(rows[-1], flush=True)
