@@ -5,7 +5,6 @@
 #include <algorithm>
 
 #include "ground/error.h"
-#include "sim/warp.h"
 
 namespace sassim::sim {
 
@@ -59,14 +58,6 @@ void ClusterEndpoint::drop_cta(std::uint32_t cta_slot) {
   std::erase_if(remote_, [&](const RemoteSharedAccess& a) {
     return a.multicast && a.barrier.cta_slot == cta_slot;
   });
-}
-
-std::uint64_t ClusterEndpoint::next_cycle() const {
-  std::uint64_t t = kNeverCycle;
-  if (!replies_.empty()) t = std::min(t, replies_.front().at);
-  if (!releases_.empty()) t = std::min(t, releases_.front().at);
-  if (!remote_.empty()) t = std::min(t, remote_.front().at);
-  return t;
 }
 
 }  // namespace sassim::sim

@@ -8,6 +8,7 @@
 // delivery order. Two deliveries act on the SM's CTAs at once, through its Listener: a
 // completed cluster barrier phase and a copy's bytes issued on one of its mbarriers. A
 // delivery for a CTA that retired in the step, before the network delivered, is dropped.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "sim/cluster_barrier.h"
 #include "sim/remote_shared.h"
 #include "sim/sm_network.h"
+#include "sim/warp.h"
 
 namespace sassim::sim {
 
@@ -64,8 +66,14 @@ class ClusterEndpoint final : public ClusterBarrierMember {
   std::vector<Release>& releases() { return releases_; }
   // The CTA retired: its releases and the multicast data for it are dropped.
   void drop_cta(std::uint32_t cta_slot);
-  // The earliest cycle a delivery is due (kNeverCycle when none).
-  std::uint64_t next_cycle() const;
+  // The earliest cycle a delivery is due (kNeverCycle when none); the SM asks every step.
+  std::uint64_t next_cycle() const {
+    std::uint64_t t = kNeverCycle;
+    if (!replies_.empty()) t = std::min(t, replies_.front().at);
+    if (!releases_.empty()) t = std::min(t, releases_.front().at);
+    if (!remote_.empty()) t = std::min(t, remote_.front().at);
+    return t;
+  }
 
  private:
   std::uint32_t bytes_per_cycle_;

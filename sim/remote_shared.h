@@ -29,9 +29,8 @@ struct RemoteSharedAccess {
   // above: it takes `path_bytes` of the data path and completes once they have passed.
   bool bulk_copy = false;
   std::uint64_t path_bytes = 0;
-  // A distributed shared memory access: the sender gets its token back over the
-  // SM-to-SM network (sim/sm_network.h) once the access was served.
-  bool dsmem = false;
+  // A distributed shared memory access (null: multicast data): the sender gets its token
+  // back over the SM-to-SM network (sim/sm_network.h) once the access was served.
   ClusterBarrierMember* sender = nullptr;
   std::uint32_t token = 0;
 };

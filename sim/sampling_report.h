@@ -7,8 +7,8 @@
 
 namespace sassim::sim {
 
-// How many launches were estimated and how many sampled within, the warp instructions simulated in detail against
-// the workload's, and the 95% interval of the total cycles (`total_ci95_pct`).
+// How many launches were estimated and how many sampled within, the warp instructions simulated in
+// detail against the workload's, and the 95% interval of the total cycles (`total_ci95_pct`).
 void print_sampling_summary(std::FILE* out, const std::vector<KernelResult>& results,
                             double total_ci95_pct);
 

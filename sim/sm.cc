@@ -111,12 +111,12 @@ void Sm::accept(traces::CtaTrace cta, const KernelContext& kernel, std::uint64_t
   c.finished_warps = 0;
   c.active_warps = kernel.cta.warps;
   c.cluster = std::move(cluster);
-  c.networked = static_cast<bool>(c.cluster.barrier);
   c.cluster_phases = 0;
   c.cluster_resume = 0;
   // The CTA scheduler calls this outside every tile: the cluster's members change only
   // then and when the network takes a CTA's leave.
-  if (c.networked) c.cluster.barrier->join(endpoint_, cta_slot, c.active_warps, c.cluster.rank);
+  if (c.cluster.barrier)
+    c.cluster.barrier->join(endpoint_, cta_slot, c.active_warps, c.cluster.rank);
   wgmma_.reset_cta(cta_slot);
   if (resident_ctas_ == 0) {
     busy_since_ = cycle;
@@ -177,11 +177,7 @@ void Sm::advance(unsigned slot, std::uint64_t earliest) {
       release_barriers(c, c.barriers.complete_after_exit(c.active_warps), earliest);
       if (c.cluster.barrier) {
         const bool arrived = w.cluster_arrived && !cluster_phase_completed(w);
-        if (c.networked) {
-          endpoint_.send(net::WarpExit{c.cluster.barrier, earliest, arrived});
-        } else {
-          c.cluster.barrier->warp_exited(earliest, arrived);
-        }
+        cluster_event(c, net::WarpExit{c.cluster.barrier, earliest, arrived});
       }
     }
     if (w.outstanding == 0) finish_warp(slot, earliest);
@@ -386,11 +382,7 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
   c.trace = traces::CtaTrace{};
   mbarriers_.release_cta(cta_slot);
   if (c.cluster.barrier) {
-    if (c.networked) {
-      endpoint_.send(net::CtaLeave{c.cluster.barrier, &endpoint_, cta_slot});
-    } else {
-      c.cluster.barrier->leave(endpoint_, cta_slot);
-    }
+    cluster_event(c, net::CtaLeave{c.cluster.barrier, &endpoint_, cta_slot});
     c.cluster = ClusterMembership{};
     endpoint_.drop_cta(cta_slot);
   }

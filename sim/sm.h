@@ -143,6 +143,9 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
   void arrive_at_cluster_barrier(unsigned slot, std::uint64_t cycle);
   bool wait_at_cluster_barrier(unsigned slot, std::uint64_t cycle, std::uint64_t& next_issue);
   ClusterBarrier& cluster_barrier(std::uint32_t cta_slot);
+  // A cluster barrier event of the CTA: over the network for a launched cluster, applied
+  // at once to a cluster of one.
+  void cluster_event(const CtaSlot& c, net::Message event);
   // Whether the SM has seen the cluster barrier phase the warp arrived in complete.
   bool cluster_phase_completed(const Warp& w) const;
   // What the network delivers to the CTAs (ClusterEndpoint::Listener; sm_cluster.cc).

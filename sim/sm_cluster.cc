@@ -15,7 +15,6 @@ namespace sassim::sim {
 ClusterBarrier& Sm::cluster_barrier(std::uint32_t cta_slot) {
   CtaSlot& c = ctas_[cta_slot];
   if (!c.cluster.barrier) {
-    c.networked = false;
     // A CTA launched without a cluster is a cluster of one.
     c.cluster.barrier = std::make_shared<ClusterBarrier>(cluster_barrier_latency_);
     c.cluster.barrier->join(endpoint_, cta_slot, c.active_warps);
@@ -25,14 +24,18 @@ ClusterBarrier& Sm::cluster_barrier(std::uint32_t cta_slot) {
 
 void Sm::arrive_at_cluster_barrier(unsigned slot, std::uint64_t cycle) {
   Warp& w = warps_[slot];
-  ClusterBarrier& barrier = cluster_barrier(w.cta_slot);
+  cluster_barrier(w.cta_slot);
   const CtaSlot& c = ctas_[w.cta_slot];
   w.cluster_phase = c.cluster_phases;
   w.cluster_arrived = true;
-  if (c.networked) {
-    endpoint_.send(net::BarrierArrive{c.cluster.barrier, cycle});
+  cluster_event(c, net::BarrierArrive{c.cluster.barrier, cycle});
+}
+
+void Sm::cluster_event(const CtaSlot& c, net::Message event) {
+  if (c.networked()) {
+    endpoint_.send(std::move(event));
   } else {
-    barrier.arrive(cycle);
+    apply_barrier_event(event);
   }
 }
 

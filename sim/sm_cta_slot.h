@@ -20,11 +20,12 @@ struct CtaSlot {
   CtaBarriers barriers;
   std::uint32_t finished_warps = 0;
   ClusterMembership cluster;
-  // A CTA of a launched cluster, whose barrier the SM reaches over the SM-to-SM network
-  // (false: a cluster of one, made by the SM); the phases of it the SM has seen
-  // completed and the resume cycle of the last.
-  bool networked = false;
+  // The phases of the cluster barrier the SM has seen completed and the resume cycle of
+  // the last.
   std::uint64_t cluster_phases = 0, cluster_resume = 0;
+  // A CTA of a launched cluster, whose barrier the SM reaches over the SM-to-SM network;
+  // otherwise a cluster of one, its barrier made by the SM (sim/sm_cluster.cc).
+  bool networked() const { return kernel->info->cluster.count() > 1; }
 };
 
 }  // namespace sassim::sim

@@ -43,7 +43,6 @@ void Sm::send_dsmem(const memsys::WarpMemAccess& access, Picos now) {
   a.from_sm = id_;
   a.seq = seq;
   a.bytes = bytes;
-  a.dsmem = true;
   a.sender = &endpoint_;
   a.token = access.token;
   endpoint_.send(request);

@@ -44,15 +44,24 @@ void SmNetwork::deliver(net::Message& message) {
           m.to->dsmem_replied(m.seq, m.token, m.served + back);
         } else if constexpr (std::is_same_v<T, net::TxIssued>) {
           m.to->multicast_issued(m.cta_slot, m.barrier, m.bytes);
-        } else if constexpr (std::is_same_v<T, net::BarrierArrive>) {
-          m.cluster->arrive(m.cycle);
-        } else if constexpr (std::is_same_v<T, net::WarpExit>) {
-          m.cluster->warp_exited(m.cycle, m.arrived_in_current_phase);
         } else {
-          m.cluster->leave(*m.sm, m.cta_slot);
+          apply_barrier_event(message);
         }
       },
       message);
+}
+
+bool apply_barrier_event(net::Message& message) {
+  if (auto* m = std::get_if<net::BarrierArrive>(&message)) {
+    m->cluster->arrive(m->cycle);
+  } else if (auto* e = std::get_if<net::WarpExit>(&message)) {
+    e->cluster->warp_exited(e->cycle, e->arrived_in_current_phase);
+  } else if (auto* l = std::get_if<net::CtaLeave>(&message)) {
+    l->cluster->leave(*l->sm, l->cta_slot);
+  } else {
+    return false;
+  }
+  return true;
 }
 
 std::string SmNetwork::describe_state() const {

@@ -84,6 +84,11 @@ using Message = std::variant<SharedWrite, DsmemRequest, DsmemAnswer, TxIssued, B
 
 }  // namespace net
 
+// Applies a cluster barrier event (BarrierArrive, WarpExit, CtaLeave) to its cluster's
+// barrier; false (nothing done) for any other message. The network's delivery, and an SM's
+// own for a cluster of one.
+bool apply_barrier_event(net::Message& message);
+
 class SmNetwork final : public ClockedUnit {
  public:
   // What one SM sends in its tick; only that SM's tick writes it.

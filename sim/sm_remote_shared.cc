@@ -41,7 +41,7 @@ bool Sm::deliver_remote_shared(std::uint64_t cycle, Picos now) {
       }
     } else if (!a.written) {
       const std::uint64_t wait = port_.remote_shared_access(port_bytes(a.bytes), now);
-      if (a.dsmem) {
+      if (a.sender != nullptr) {
         endpoint_.send(net::DsmemAnswer{a.sender, a.seq, a.token, cycle + wait});
         continue;
       }

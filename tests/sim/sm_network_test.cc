@@ -33,8 +33,8 @@ class Receiver final : public ClusterBarrierMember {
     note(fmt::format("tx slot {} barrier {:#x} bytes {}", cta_slot, barrier, bytes));
   }
   void remote_shared_arrives(const RemoteSharedAccess& a) override {
-    note(fmt::format("{} from sm {} seq {} at {}", a.dsmem ? "dsmem" : "write", a.from_sm, a.seq,
-                     a.at));
+    note(fmt::format("{} from sm {} seq {} at {}", a.sender != nullptr ? "dsmem" : "write",
+                     a.from_sm, a.seq, a.at));
   }
   void dsmem_replied(std::uint64_t seq, std::uint32_t token, std::uint64_t cycle) override {
     note(fmt::format("reply seq {} token {} at {}", seq, token, cycle));
@@ -51,13 +51,12 @@ class Receiver final : public ClusterBarrierMember {
   const Engine* engine_;
 };
 
-RemoteSharedAccess access(std::uint32_t from, std::uint64_t seq, bool dsmem = false,
+RemoteSharedAccess access(std::uint32_t from, std::uint64_t seq,
                           ClusterBarrierMember* sender = nullptr, std::uint32_t token = 0) {
   RemoteSharedAccess a;
   a.from_sm = from;
   a.seq = seq;
   a.bytes = 128;
-  a.dsmem = dsmem;
   a.sender = sender;
   a.token = token;
   return a;
@@ -69,8 +68,8 @@ TEST(SmNetwork, AddsItsLatencyToEachKindOfMessage) {
   SmNetwork net(2, 9);  // 4 cycles there, 5 back
   EXPECT_EQ(net.next_event_ps(), kNever);
   net.outbox(0).send(net::SharedWrite{&r1, 100, access(0, 0)});
-  net.outbox(0).send(net::DsmemRequest{&r1, 100, access(0, 1, true, &r0, 3)});
-  net.outbox(1).send(net::DsmemRequest{nullptr, 50, access(1, 0, true, &r1, 4)});
+  net.outbox(0).send(net::DsmemRequest{&r1, 100, access(0, 1, &r0, 3)});
+  net.outbox(1).send(net::DsmemRequest{nullptr, 50, access(1, 0, &r1, 4)});
   net.outbox(1).send(net::DsmemAnswer{&r0, 1, 3, 200});
   net.outbox(1).send(net::TxIssued{&r0, 2, 0x40, 4096});
   EXPECT_EQ(net.next_event_ps(), 0U);  // due in the step it was sent
@@ -90,7 +89,7 @@ TEST(SmNetwork, AReplyTakesAtLeastACycle) {
   std::vector<std::string> log;
   Receiver r0("sm0", log), r1("sm1", log);
   SmNetwork net(2, 1);
-  net.outbox(0).send(net::DsmemRequest{&r1, 20, access(0, 0, true, &r0, 1)});
+  net.outbox(0).send(net::DsmemRequest{&r1, 20, access(0, 0, &r0, 1)});
   net.outbox(1).send(net::DsmemAnswer{&r0, 0, 1, 20});
   net.tick(20, 20000);
   EXPECT_EQ(log, (std::vector<std::string>{"sm1: dsmem from sm 0 seq 0 at 20",
