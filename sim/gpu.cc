@@ -106,10 +106,6 @@ Gpu::Gpu(const config::GpuConfig& config)
   StatNameSink names;
   report_all(names);
   stats_schema_ = std::make_shared<const StatsSchema>(names.names());
-  dram_byte_counters_ = stats_schema_->matching("gpu.dram.channel[", ".read_bytes");
-  for (std::uint32_t i : stats_schema_->matching("gpu.dram.channel[", ".write_bytes")) {
-    dram_byte_counters_.push_back(i);
-  }
   summary_ = std::make_unique<KernelSummary>(*stats_schema_);
 }
 
@@ -234,11 +230,11 @@ void Gpu::start(Launch& launch, bool sample_ctas) {
            sms_.front()->can_accept(launch.context.cta, static_cast<std::uint32_t>(per_sm + 1))) {
       ++per_sm;
     }
-    const std::vector<std::uint32_t> dram = dram_byte_counters_;
-    launch.cta_sampler =
-        std::make_unique<CtaSampler>(std::uint64_t{grid.x} * grid.y * grid.z, per_sm * sms_.size(),
-                                     static_cast<double>(config_.l2().size_bytes()),
-                                     [dram](const StatsSnapshot& s) { return s.sum(dram); });
+    const KernelSummary* summary = summary_.get();
+    launch.cta_sampler = std::make_unique<CtaSampler>(
+        std::uint64_t{grid.x} * grid.y * grid.z, per_sm * sms_.size(),
+        static_cast<double>(config_.l2().size_bytes()),
+        [summary](const StatsSnapshot& s) { return summary->dram_bytes(s); });
     launch.context.cta_sampler = launch.cta_sampler.get();
   }
   cta_scheduler_->start_kernel(*launch.trace, launch.context, not_before);

@@ -108,7 +108,6 @@ class Gpu {
   std::vector<ClockedUnit*> sm_units_;
   std::vector<ClockedUnit*> ports_;                  // by SM: the unit its memory port is, or null
   std::shared_ptr<const StatsSchema> stats_schema_;  // the counters of every unit above
-  std::vector<std::uint32_t> dram_byte_counters_;    // read and written at the channels
   std::unique_ptr<KernelSummary> summary_;
   std::uint64_t launches_ = 0;  // launches prepared so far (KernelContext::launch_seq)
   ProgressCallback progress_;

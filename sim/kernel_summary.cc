@@ -21,7 +21,7 @@ void KernelSummary::fill(const StatsSnapshot& change, const config::GpuConfig& c
   const double l2_accesses = change.sum(l2_sector_accesses_);
   r.l1_hit_rate = l1_accesses == 0 ? 0.0 : change.sum(l1_sector_hits_) / l1_accesses;
   r.l2_hit_rate = l2_accesses == 0 ? 0.0 : change.sum(l2_sector_hits_) / l2_accesses;
-  r.dram_bytes = change.sum(dram_read_bytes_) + change.sum(dram_write_bytes_);
+  r.dram_bytes = dram_bytes(change);
   const double seconds = static_cast<double>(r.cycles) / (config.clocks().core_mhz() * 1e6);
   r.dram_gbps = seconds == 0 ? 0.0 : r.dram_bytes / seconds / 1e9;
   r.seconds = seconds;

@@ -17,6 +17,10 @@ class KernelSummary {
   // Sets r's rates, DRAM bytes and GB/s, seconds and tensor figures from r.cycles and
   // `change`, and r.stats from `change`.
   void fill(const StatsSnapshot& change, const config::GpuConfig& config, KernelResult& r) const;
+  // Bytes read and written at the DRAM channels, of counters or of their change.
+  double dram_bytes(const StatsSnapshot& s) const {
+    return s.sum(dram_read_bytes_) + s.sum(dram_write_bytes_);
+  }
 
  private:
   std::vector<std::uint32_t> l1_sector_accesses_, l1_sector_hits_;

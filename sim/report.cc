@@ -42,6 +42,18 @@ void print_tensor_summary(std::FILE* out, const std::vector<KernelResult>& resul
   }
 }
 
+// The notes after the table: tensor use, the simulation rate, the CPI stack.
+void print_notes(std::FILE* out, const std::vector<KernelResult>& results, const RunTotal& t) {
+  const double host = t.host_seconds;
+  print_tensor_summary(out, results);
+  fmt::print(
+      out,
+      "simulated {} warp instructions in {:.3f} s ({:.0f} warp instructions/s, {:.0f} cycles/s)\n",
+      t.warp_insts, host, host > 0 ? static_cast<double>(t.warp_insts) / host : 0.0,
+      host > 0 ? static_cast<double>(t.cycles) / host : 0.0);
+  print_cycle_breakdown(out, results);
+}
+
 }  // namespace
 
 RunTotal run_total(const std::vector<KernelResult>& results) {
@@ -86,19 +98,11 @@ void print_summary(std::FILE* out, const std::vector<KernelResult>& results) {
              "", fmt::format("total ({} kernels)", results.size()), t.cycles, t.warp_insts, t.ipc,
              rate(t.l1_hits, t.l1_accesses), rate(t.l2_hits, t.l2_accesses), t.dram_bytes, "",
              host > 0 ? static_cast<double>(t.warp_insts) / host : 0.0);
-  print_summary_notes(out, results);
+  print_notes(out, results, t);
 }
 
 void print_summary_notes(std::FILE* out, const std::vector<KernelResult>& results) {
-  const RunTotal t = run_total(results);
-  const double host = t.host_seconds;
-  print_tensor_summary(out, results);
-  fmt::print(
-      out,
-      "simulated {} warp instructions in {:.3f} s ({:.0f} warp instructions/s, {:.0f} cycles/s)\n",
-      t.warp_insts, host, host > 0 ? static_cast<double>(t.warp_insts) / host : 0.0,
-      host > 0 ? static_cast<double>(t.cycles) / host : 0.0);
-  print_cycle_breakdown(out, results);
+  print_notes(out, results, run_total(results));
 }
 
 }  // namespace sassim::sim
