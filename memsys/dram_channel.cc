@@ -68,24 +68,39 @@ DramChannel::DramChannel(std::uint32_t index, const config::DramConfig& config, 
       drain_high_(std::max<std::size_t>(1, capacity_ * 7 / 8)),
       drain_low_(capacity_ / 8),
       banks_(map_.banks()),
-      bank_scratch_(map_.banks(), 0),
       group_next_col_(std::max<std::uint32_t>(1, config.bank_groups()), 0),
       in_(in),
       to_slices_(to_slices),
       inbox_(inbox) {
   inbox_.owner = this;
   queue_.reserve(capacity_);
+  for (auto* counts : {&queued_[0], &queued_[1], &hits_[0], &hits_[1]}) {
+    counts->assign(banks_.size(), 0);
+  }
+  const std::size_t phases = per_bank_refresh_ ? banks_.size() : 1;
+  for (std::size_t b = 0; b < phases; ++b) {  // all-bank: refresh_phase_ itself (may be t_refi)
+    const Picos offset = timing_.refi * b / banks_.size();
+    phases_.push_back(!per_bank_refresh_ ? refresh_phase_
+                                         : (refresh_phase_ + timing_.refi - offset) % timing_.refi);
+  }
+  epoch_cache_.resize(phases);
+  bank_lead_.resize(banks_.size());
 }
 
-Picos DramChannel::phase(std::uint32_t bank) const {
-  if (!per_bank_refresh_) return refresh_phase_;
-  const Picos offset = timing_.refi * bank / banks_.size();
-  return (refresh_phase_ + timing_.refi - offset) % timing_.refi;
+DramChannel::RefreshPoint DramChannel::refresh_point(Picos t, std::uint32_t bank) const {
+  const std::size_t k = per_bank_refresh_ ? bank : 0;
+  const Picos shifted = t + phases_[k];
+  EpochCache& cache = epoch_cache_[k];
+  if (shifted - cache.start >= timing_.refi) {  // outside it (unsigned: before it too)
+    cache.epoch = shifted / timing_.refi;
+    cache.start = cache.epoch * timing_.refi;
+  }
+  return RefreshPoint{cache.epoch, shifted - cache.start};
 }
 
 Picos DramChannel::after_refresh(Picos t, std::uint32_t bank) const {
   if (timing_.refi == 0) return t;
-  const Picos into = (t + phase(bank)) % timing_.refi;
+  const Picos into = refresh_point(t, bank).into;
   return into < timing_.rfc ? t - into + timing_.rfc : t;
 }
 
@@ -108,22 +123,28 @@ void DramChannel::refresh_rows(Picos now) {
       bank.open = false;
       bank.act_ready_ps =
           std::max(bank.act_ready_ps, current * timing_.refi - phase(b) + timing_.rfc);
+      hits_[0][b] = hits_[1][b] = 0;
     }
   }
 }
 
-void DramChannel::open_rows() {
-  std::vector<char>& hit = bank_scratch_;
-  std::fill(hit.begin(), hit.end(), 0);
+void DramChannel::recount_hits(std::uint32_t bank) {
+  hits_[0][bank] = hits_[1][bank] = 0;
   for (const Pending& p : queue_) {
-    if (p.request.write != writes_turn_) continue;
-    const Bank& bank = banks_[p.at.bank];
-    if (bank.open && bank.row == p.at.row) hit[p.at.bank] = 1;
+    if (p.at.bank == bank && hits_open_row(p)) ++hits_[p.request.write ? 1 : 0][bank];
   }
-  for (Pending& p : queue_) {  // oldest first
-    if (p.request.write != writes_turn_ || hit[p.at.bank] != 0) continue;
-    hit[p.at.bank] = 1;
-    Bank& bank = banks_[p.at.bank];
+}
+
+void DramChannel::open_rows() {
+  // Each bank's choice depends on its own requests and state only.
+  const std::size_t dir = writes_turn_ ? 1 : 0;
+  for (std::uint32_t b = 0; b < banks_.size(); ++b) {
+    if (queued_[dir][b] == 0 || hits_[dir][b] != 0) continue;
+    auto oldest = std::find_if(queue_.begin(), queue_.end(), [&](const Pending& p) {
+      return p.at.bank == b && p.request.write == writes_turn_;
+    });
+    Pending& p = *oldest;
+    Bank& bank = banks_[b];
     Picos act = 0;
     if (bank.open) {
       const Picos pre = after_refresh(std::max(p.request.sent_ps, bank.pre_ready_ps), p.at.bank);
@@ -138,6 +159,7 @@ void DramChannel::open_rows() {
     bank.refresh_epoch = epoch(act, p.at.bank);
     bank.col_ready_ps = act + timing_.rcd;
     bank.pre_ready_ps = act + timing_.ras;
+    recount_hits(b);
   }
 }
 
@@ -161,10 +183,15 @@ DramChannel::BusTime DramChannel::data_start(const Pending& p) const {
 std::size_t DramChannel::best() const {
   std::size_t chosen = queue_.size();
   BusTime chosen_start;
+  // Candidates of one bank differ only in when they reached the channel, and data_start
+  // never decreases with that: one not sent before an older one of its bank cannot win.
+  ++best_pass_;
   for (std::size_t i = 0; i < queue_.size(); ++i) {
     const Pending& p = queue_[i];
-    const Bank& bank = banks_[p.at.bank];
-    if (p.request.write != writes_turn_ || !bank.open || bank.row != p.at.row) continue;
+    if (p.request.write != writes_turn_ || !hits_open_row(p)) continue;
+    BankLead& lead = bank_lead_[p.at.bank];
+    if (lead.pass == best_pass_ && p.request.sent_ps >= lead.sent_ps) continue;
+    lead = BankLead{best_pass_, p.request.sent_ps};
     const BusTime start = data_start(p);
     if (chosen == queue_.size() || earlier(start, chosen_start)) {
       chosen = i;
@@ -179,6 +206,8 @@ void DramChannel::issue(std::size_t index, const BusTime& start, Picos now) {
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(index));
   const DramRequest& r = p.request;
   if (r.write) --queued_writes_;
+  --queued_[r.write ? 1 : 0][p.at.bank];
+  --hits_[r.write ? 1 : 0][p.at.bank];  // only requests hitting their row issue
   const std::uint64_t bytes =
       std::uint64_t{sector_bytes_} * static_cast<unsigned>(std::popcount(r.sector_mask));
   const std::int64_t end = start.remainder + static_cast<std::int64_t>(bytes) * kMicroBitsPerByte;
@@ -229,6 +258,9 @@ bool DramChannel::tick(std::uint64_t /*cycle*/, Picos now) {
     const DramRequest r = in_.pop();
     queue_.push_back(Pending{r, map_.locate(r.line), Opened::kNone});
     if (r.write) ++queued_writes_;
+    const Pending& p = queue_.back();
+    ++queued_[r.write ? 1 : 0][p.at.bank];
+    if (hits_open_row(p)) ++hits_[r.write ? 1 : 0][p.at.bank];
     progress = true;
   }
   refresh_rows(now);

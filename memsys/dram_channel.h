@@ -116,17 +116,32 @@ class DramChannel final : public ClockedUnit {
     return a.ps < b.ps || (a.ps == b.ps && a.remainder < b.remainder);
   }
   // Refreshes of bank b start at k t_refi - phase(b) (every bank alike for all-bank refresh).
-  Picos phase(std::uint32_t bank) const;
+  Picos phase(std::uint32_t bank) const { return phases_[per_bank_refresh_ ? bank : 0]; }
+  // The refresh interval of the bank that t falls in (refresh on): its index k and how
+  // far t is past its start k t_refi - phase(bank).
+  struct RefreshPoint {
+    std::uint64_t epoch;
+    Picos into;
+  };
+  RefreshPoint refresh_point(Picos t, std::uint32_t bank) const;
   // First time at or after t outside every refresh window of the bank.
   Picos after_refresh(Picos t, std::uint32_t bank) const;
   // Start of the next refresh of any bank after now (refresh on).
   Picos next_refresh(Picos now) const;
   std::uint64_t epoch(Picos t, std::uint32_t bank) const {
-    return timing_.refi == 0 ? 0 : (t + phase(bank)) / timing_.refi;
+    return timing_.refi == 0 ? 0 : refresh_point(t, bank).epoch;
   }
   void refresh_rows(Picos now);
   void choose_direction();
+  // Opens, in every bank with a queued request of the direction served and none that
+  // hits its open row, the row of the oldest such request.
   void open_rows();
+  // Bank b's row is now row (or closed): recounts its queued hits in both directions.
+  void recount_hits(std::uint32_t bank);
+  bool hits_open_row(const Pending& p) const {
+    const Bank& bank = banks_[p.at.bank];
+    return bank.open && bank.row == p.at.row;
+  }
   // Time the data of a request whose row is open could start.
   BusTime data_start(const Pending& p) const;
   Picos column_ps(const Pending& p, const BusTime& start) const {
@@ -153,7 +168,25 @@ class DramChannel final : public ClockedUnit {
   bool draining_ = false;
   bool writes_turn_ = false;  // the direction served now
   std::vector<Bank> banks_;
-  std::vector<char> bank_scratch_;     // open_rows(): banks with a queued row hit
+  // Per direction (0 reads, 1 writes) and bank: queued requests, and those of them
+  // that hit the bank's open row.
+  std::vector<std::uint32_t> queued_[2];
+  std::vector<std::uint32_t> hits_[2];
+  std::vector<Picos> phases_;  // phase() of each bank (per-bank refresh) or of all
+  // Per phase: the refresh interval last asked for (refresh_point(), which most calls
+  // answer without a division). A cache only: results never depend on it.
+  struct EpochCache {
+    std::uint64_t epoch = 0;
+    Picos start = 0;  // epoch x t_refi, in time shifted by the phase
+  };
+  mutable std::vector<EpochCache> epoch_cache_;
+  // best()'s scratch: per bank, the earliest sent candidate seen in pass `pass`.
+  struct BankLead {
+    std::uint64_t pass = 0;
+    Picos sent_ps = 0;
+  };
+  mutable std::vector<BankLead> bank_lead_;
+  mutable std::uint64_t best_pass_ = 0;
   std::vector<Picos> group_next_col_;  // last column command of the group + tCCD_L
   Picos next_col_ = 0;                 // last column command + tCCD_S
   Picos next_read_col_ = 0;            // end of the last write's data + tWTR
