@@ -18,6 +18,7 @@ CtaSampler::CtaSampler(std::uint64_t grid_ctas, std::uint64_t wave_ctas, double 
       options_(options) {
   options_.block_windows = std::max<std::uint32_t>(options_.block_windows, 1);
   options_.blocks = std::max<std::uint32_t>(options_.blocks, 2);
+  block_windows_ = options_.block_windows;
 }
 
 void CtaSampler::observe(std::uint64_t retired, std::uint64_t cycle,
@@ -27,7 +28,6 @@ void CtaSampler::observe(std::uint64_t retired, std::uint64_t cycle,
     windows_.push_back({cycle, snapshot()});  // the start of the first window
     start_bytes_ = dram_bytes_(windows_.back().at_end);
   }
-  const std::size_t span = std::size_t{options_.block_windows} * options_.blocks;
   while (!decided_ && !stopped_ && retired >= (windows_done_ + 1) * wave_) {
     windows_.push_back({cycle, snapshot()});
     ++windows_done_;
@@ -36,8 +36,15 @@ void CtaSampler::observe(std::uint64_t retired, std::uint64_t cycle,
       // next may start.
       warm_ = dram_bytes_(windows_.back().at_end) - start_bytes_ >= warm_bytes_;
       windows_.erase(windows_.begin(), windows_.end() - 1);
+      // What the L2 writes back echoes what was written one turnover earlier: the blocks
+      // together span at least the windows one turnover took, a whole period of it.
+      if (warm_) {
+        block_windows_ = std::max<std::uint64_t>(
+            block_windows_, (windows_done_ + options_.blocks - 1) / options_.blocks);
+      }
       continue;
     }
+    const std::size_t span = block_windows_ * options_.blocks;
     if (windows_.size() > span + 1) windows_.erase(windows_.begin());
     if (windows_.size() < span + 1) continue;
     const std::vector<double> rates = block_rates();
@@ -52,7 +59,7 @@ void CtaSampler::observe(std::uint64_t retired, std::uint64_t cycle,
 
 std::vector<double> CtaSampler::block_rates() const {
   std::vector<double> rates;
-  const std::size_t w = options_.block_windows;
+  const std::size_t w = block_windows_;
   for (std::size_t b = 0; b < options_.blocks; ++b) {
     const std::uint64_t start = windows_[b * w].end_cycle, end = windows_[(b + 1) * w].end_cycle;
     rates.push_back(static_cast<double>(w * wave_) /
@@ -67,7 +74,7 @@ void CtaSampler::decide(const std::vector<double>& rates) {
   if (unread < 2 * wave_) return;  // not worth it: the tail is a wave anyway
   to_skip_ = unread - wave_;
   const std::size_t k = rates.size();
-  stable_ctas_ = k * options_.block_windows * wave_;
+  stable_ctas_ = k * block_windows_ * wave_;
   rate_ = static_cast<double>(stable_ctas_) /
           static_cast<double>(
               std::max<std::uint64_t>(windows_.back().end_cycle - windows_.front().end_cycle, 1));

@@ -1,17 +1,19 @@
 #pragma once
 // Sampling within a kernel (`sassim run --sample ctas`): the kernel's CTAs retire in
 // windows of one wave (the CTAs the GPU holds at once), and windows make blocks of
-// `block_windows`. After the first window (the ramp while the GPU fills), once the CTA
-// completion rates of the last `blocks` blocks are each within `tolerance` of their
-// mean, the CTAs still unread but the last wave are read and skipped, not simulated; the
-// last wave is simulated in detail (the tail). The skipped CTAs add skipped / rate
-// cycles (the rate over those blocks) and, to every counter, its change over the blocks
-// per CTA retired in them times the CTAs skipped; their warp instructions are counted
-// exactly. The 95% interval of the added cycles is Student's t over the block rates
-// (t(blocks - 1) x s / sqrt(blocks), relative to the rate). Skipped CTAs do not touch
-// the caches, so windows count only from the first one that ends after the kernel has
-// moved `warm_dram_bytes` through DRAM (the L2's capacity: its contents, dirty lines
-// included, have turned over); a kernel moving less is simulated in full.
+// `block_windows`. Skipped CTAs do not touch the caches, so windows count only from the
+// first one that ends after the kernel has moved `warm_dram_bytes` through DRAM (the
+// L2's capacity: its contents, dirty lines included, have turned over); a kernel moving
+// less is simulated in full. The L2 writes dirty lines back one turnover after they were
+// written, so a kernel's pace can swing with that period: a block holds at least the
+// windows the turnover took divided by `blocks`, so that the blocks together span one.
+// Once the CTA completion rates of the last `blocks` blocks are each within `tolerance`
+// of their mean, the CTAs still unread but the last wave are read and skipped, not
+// simulated; the last wave is simulated in detail (the tail). The skipped CTAs add
+// skipped / rate cycles (the rate over those blocks) and, to every counter, its change
+// over the blocks per CTA retired in them times the CTAs skipped; their warp
+// instructions are counted exactly. The 95% interval of the added cycles is Student's t
+// over the block rates (t(blocks - 1) x s / sqrt(blocks), relative to the rate).
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -73,6 +75,8 @@ class CtaSampler {
   bool started_ = false;
   std::vector<Window> windows_;  // the last block_windows x blocks + 1
   std::uint64_t windows_done_ = 0;
+  // Windows a block: options_.block_windows, or more once warm (observe()).
+  std::uint64_t block_windows_ = 0;
   std::uint64_t to_skip_ = 0;  // decided, not yet read
   bool decided_ = false, stopped_ = false;
   std::uint64_t skipped_ctas_ = 0, skipped_insts_ = 0;

@@ -107,6 +107,21 @@ TEST(CtaSampler, WindowsCountOnlyOnceTheL2HasTurnedOver) {
   EXPECT_EQ(never.skipped_ctas(), 0U);
 }
 
+TEST(CtaSampler, BlocksSpanTheWindowsTheL2TookToTurnOver) {
+  // 4,000 bytes a window: the L2 of 60,000 bytes turns over in 15 windows, so blocks of
+  // 5 windows, 15 more before the decision (300 CTAs retired, 301 read).
+  CtaSampler s(1000, 10, 60000, dram);
+  drive(s, 1000, 10, [](std::uint64_t) { return 40; });
+  EXPECT_EQ(s.skipped_ctas(), 1000U - 301U - 10U);
+  // A window 2.5 times as long every 15th (the pace of the L2's write-backs): the blocks
+  // of windows 16-30 hold one, and the rate is that of a whole period.
+  CtaSampler periodic(1000, 10, 60000, dram, CtaSamplingOptions{3, 3, 0.5});
+  drive(periodic, 1000, 10, [](std::uint64_t w) { return w % 15 == 0 ? 100 : 40; });
+  ASSERT_EQ(periodic.skipped_ctas(), 1000U - 301U - 10U);
+  EXPECT_DOUBLE_EQ(periodic.skipped_cycles(),
+                   static_cast<double>(periodic.skipped_ctas()) * (14 * 40 + 100) / 150.0);
+}
+
 TEST(CtaSampler, SmallGridsAreNotSkipped) {
   CtaSampler s(120, 10, 0, dram);  // at the decision 10 CTAs are unread: the tail itself
   drive(s, 120, 10, [](std::uint64_t) { return 40; });
@@ -140,8 +155,10 @@ std::unique_ptr<traces::KernelTrace> streaming(int ctas) {
 }
 
 TEST(CtaSampler, ASampledKernelThroughTheGpu) {
-  // 4 SMs of a v100 (6 MiB of L2): 12,000 CTAs stream 24 MiB.
-  const config::GpuConfig config = config::load_config("v100", {"num_sms=4"});
+  // 4 SMs of a v100 with 3 MiB of L2: 12,000 CTAs stream 24 MiB. The L2 turns over in
+  // 12 windows, so blocks of 4 windows.
+  const config::GpuConfig config =
+      config::load_config("v100", {"num_sms=4", "l2.size_bytes=3145728"});
   auto run = [&](bool sample) {
     Gpu gpu(config);
     gpu.set_cta_sampling(sample);
