@@ -1,7 +1,8 @@
 // Bad input never crashes and never escapes as anything but sassim::Error: seeded
 // mutations (bit flips, cut and repeated spans, numbers made huge, negative or
 // non-numeric, truncation) of real inputs of each parser: a kernel trace read to its
-// last instruction, a preset, a SASS listing, a sweep spec and an Nsight Compute CSV.
+// last instruction, a preset, a SASS listing, a sweep spec, an Nsight Compute CSV and a
+// results file of `sassim run --out` read as correlate and the sweep merge read it.
 // Each case is reproducible from its seed, which a failure names.
 #include <gtest/gtest.h>
 
@@ -17,8 +18,12 @@
 
 #include "configs/config_loader.h"
 #include "correlate/hw_import.h"
+#include "correlate/sim_results.h"
 #include "ground/error.h"
+#include "sim/gpu.h"
+#include "sim/hdf5_writer.h"
 #include "sweep/sweep_plan.h"
+#include "traces/accelsim_reader.h"
 #include "traces/sass/listing.h"
 #include "traces/text_trace.h"
 #include "traces/warp_stream.h"
@@ -179,6 +184,23 @@ TEST_F(Fuzz, NsightComputeCsv) {
   ASSERT_FALSE(csv.empty());
   fuzz("ncu csv", csv, 5000, [&](const std::string& text) {
     correlate::import_hw_file(write("ncu.csv", text).string(), {});
+  });
+}
+
+TEST_F(Fuzz, ResultsFiles) {
+  // The bundled two-kernel workload on v100, written as `sassim run --out` writes it.
+  const std::string trace = repo("tests/data/traces/small_workload").string();
+  const config::GpuConfig config = config::load_config("v100");
+  sim::Gpu gpu(config);
+  const std::vector<sim::KernelResult> results = gpu.run(*traces::open_accelsim_workload(trace));
+  const fs::path file = dir_ / "results.h5";
+  sim::write_hdf5(file, sim::RunInfo{trace, "v100", config::to_text(config), config.num_sms()},
+                  results);
+  const std::string original = read(file);
+  ASSERT_FALSE(original.empty());
+  ASSERT_EQ(correlate::read_sim_results(file.string()).kernels.size(), 2u);  // whole, it reads
+  fuzz("results file", original, 6000, [&](const std::string& bytes) {
+    correlate::read_sim_results(write("r.h5", bytes).string());
   });
 }
 
