@@ -73,9 +73,9 @@ TEST(ConfigNames, EveryListedNameLoads) {
   // The energy section needs a figure for the memory type (the presets have none for
   // GDDR5 and GDDR5X).
   for (const DramType& type : kDramTypes) {
-    EXPECT_NO_THROW(load_config("a100", {"dram.type=" + std::string(type.name),
-                                         "energy.dram_pj_per_bit." + std::string(type.name) +
-                                             "=7"}))
+    EXPECT_NO_THROW(
+        load_config("a100", {"dram.type=" + std::string(type.name),
+                             "energy.dram_pj_per_bit." + std::string(type.name) + "=7"}))
         << type.name;
   }
 }
