@@ -27,8 +27,9 @@ void check_energy(const GpuConfig& config, std::vector<std::string>& problems) {
   if (e.dram_pj_per_bit().count(config.dram().type()) == 0) {
     problems.push_back(fmt::format(
         "energy.dram_pj_per_bit has no entry for the memory type dram.type = \"{}\": add "
-        "`dram_pj_per_bit {{ key: \"{}\" value: ... }}` to the energy section",
-        config.dram().type(), config.dram().type()));
+        "`dram_pj_per_bit {{ key: \"{}\" value: ... }}` to the energy section, or "
+        "--set energy.dram_pj_per_bit.{}=PJ_PER_BIT",
+        config.dram().type(), config.dram().type(), config.dram().type()));
   }
   if (e.min_voltage_v() > e.reference_voltage_v()) {
     problems.push_back(fmt::format(

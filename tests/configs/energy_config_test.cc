@@ -56,6 +56,7 @@ TEST_F(EnergyConfigCheck, MissingMemoryType) {
   config_.mutable_energy()->mutable_dram_pj_per_bit()->erase("HBM3");
   EXPECT_THAT(problem(), HasSubstr("energy.dram_pj_per_bit has no entry for the memory type "
                                    "dram.type = \"HBM3\""));
+  EXPECT_THAT(problem(), HasSubstr("--set energy.dram_pj_per_bit.HBM3=PJ_PER_BIT"));
 }
 
 TEST_F(EnergyConfigCheck, UnknownMemoryType) {
