@@ -197,6 +197,7 @@ void check_combinations(const GpuConfig& config, std::vector<std::string>& probl
   check_dram(config, problems);
   check_cluster(config, problems);
   check_deadlock_cycles(config, problems);
+  check_energy(config, problems);
   // Sizes that do not divide into sets are reported above; the estimate needs whole ones.
   if (problems.empty()) check_memory_estimate(config, problems);
 }

@@ -13,6 +13,12 @@ namespace sassim::config {
 // Expects every required field to be present (validate() checks that first).
 void check_combinations(const GpuConfig& config, std::vector<std::string>& problems);
 
+// Appends one message per problem of the `energy` section (configs/energy_checks.cc):
+// its DRAM entries (a known memory type, pJ/bit in range), an entry for
+// dram.type, the V-f floor at or below the reference voltage, idle SM power at most an
+// active SM's. Nothing when the config has no energy section.
+void check_energy(const GpuConfig& config, std::vector<std::string>& problems);
+
 // Appends one message per name-valued field (arch, sm.scheduler.policy, l2.address_hash,
 // dram.type, dram.address_scheme) whose value is not one its list accepts
 // (configs/choices.h, isa::kAllArchs). Fields left unset without a default are skipped:

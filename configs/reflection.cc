@@ -36,7 +36,10 @@ bool message_needs_value(const pb::Descriptor& message, std::set<const pb::Descr
 bool needs_value(const pb::FieldDescriptor& field, std::set<const pb::Descriptor*>& visiting) {
   if (field.is_repeated()) return false;  // maps and lists may be empty
   // `base` names where values come from; the resolved config never carries it.
-  if (field.containing_type()->full_name() == "sassim.config.GpuConfig" && field.name() == "base") {
+  // `energy` is optional: a config without it reports no energy (its fields are all
+  // needed once it is there).
+  if (field.containing_type()->full_name() == "sassim.config.GpuConfig" &&
+      (field.name() == "base" || field.name() == "energy")) {
     return false;
   }
   if (field.cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {

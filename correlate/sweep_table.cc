@@ -15,7 +15,7 @@ namespace sassim::correlate {
 namespace {
 
 // Columns that are not swept parameters: run identification and the /kernels table.
-constexpr std::array<std::string_view, 25> kFixedColumns = {"run_index",
+constexpr std::array<std::string_view, 29> kFixedColumns = {"run_index",
                                                             "run_id",
                                                             "trace",
                                                             "kernel_id",
@@ -39,7 +39,11 @@ constexpr std::array<std::string_view, 25> kFixedColumns = {"run_index",
                                                             "host_seconds",
                                                             "sampled",
                                                             "simulated_warp_instructions",
-                                                            "cycles_ci95_pct"};
+                                                            "cycles_ci95_pct",
+                                                            "energy_j",
+                                                            "avg_power_w",
+                                                            "energy_per_flop_j",
+                                                            "energy_per_dram_byte_j"};
 
 bool is_parameter(const std::string& column) {
   return std::find(kFixedColumns.begin(), kFixedColumns.end(), column) == kFixedColumns.end() &&

@@ -14,6 +14,7 @@ Exit status 0 when every pair is identical, 1 otherwise.
 """
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -49,6 +50,16 @@ ATTRIBUTE_DEFAULTS = {"partial": 0, "sampling": "off", "cycles_ci95_pct": 0.0}
 # (a column name: that column's values).
 FIELD_DEFAULTS = {"sampled": 0, "simulated_warp_instructions": "warp_instructions",
                   "cycles_ci95_pct": 0.0}
+# What the energy model adds (docs/ENERGY.md): figures computed after timing, absent from
+# files of builds before it. Compared when both files hold them, skipped when one lacks
+# them; the /config text is compared without its energy section.
+ADDED_FIELDS = {"energy_j", "avg_power_w", "energy_per_flop_j", "energy_per_dram_byte_j"}
+ADDED_PATHS = ("energy",)
+
+
+def without_energy(config_text):
+    """A /config text without its `energy { ... }` block (the block nests one level)."""
+    return re.sub(r"(?ms)^energy \{\n.*?^\}\n", "", config_text)
 
 
 def write_many_kernels(folder, repeats=125):
@@ -83,6 +94,8 @@ def same_array(a, b):
         for name in set(a.dtype.names) | set(b.dtype.names):
             if name in IGNORED_FIELDS:
                 continue
+            if name in ADDED_FIELDS and (name not in a.dtype.names or name not in b.dtype.names):
+                continue
             x, y = field_or_default(a, name, b), field_or_default(b, name, a)
             if x is None or y is None or not same_array(x, y):
                 return False
@@ -92,6 +105,10 @@ def same_array(a, b):
     if a.dtype.kind == "O":  # variable-length strings
         return list(a.ravel()) == list(b.ravel())
     return a.tobytes() == b.tobytes()  # bit for bit: -0.0 and NaN payloads count
+
+
+def h5py_text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def compare_files(path_a, path_b):
@@ -109,6 +126,14 @@ def compare_files(path_a, path_b):
             f.visititems(lambda path, obj: found.__setitem__(path, obj))
             items[name] = found
         for path in sorted(set(items["a"]) | set(items["b"])):
+            one_lacks = path not in items["a"] or path not in items["b"]
+            if one_lacks and path.split("/")[0] in ADDED_PATHS:
+                continue
+            if path == "config" and not one_lacks:
+                texts = [h5py_text(items[n][path][()]) for n in ("a", "b")]
+                if without_energy(texts[0]) != without_energy(texts[1]):
+                    problems.append("config differs")
+                continue
             if path not in items["a"] or path not in items["b"]:
                 problems.append(f"{path} only in {'b' if path not in items['a'] else 'a'}")
                 continue

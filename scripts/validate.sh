@@ -31,6 +31,10 @@ trap 'rm -f "$tmp"' EXIT
     [[ -x "$exe" ]] || continue
     "$exe"
   done
+  # The energy section runs the sassim binary on captured suite kernels.
+  ninja -C "$build" sassim >/dev/null
+  echo
+  /usr/bin/python3 scripts/validate_energy.py --markdown "$build/sim/cli/sassim"
 } >"$tmp"
 mv "$tmp" "$out"
 trap - EXIT

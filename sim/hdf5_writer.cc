@@ -3,6 +3,7 @@
 #include <H5Cpp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -11,6 +12,7 @@
 #include "ground/error.h"
 #include "ground/file_seal.h"
 #include "ground/version.h"
+#include "sim/hdf5_energy.h"
 
 namespace sassim::sim {
 namespace {
@@ -44,7 +46,11 @@ constexpr const char* kKernelUnits[] = {"",
                                         "seconds",
                                         "",
                                         "warp instructions",
-                                        "%"};
+                                        "%",
+                                        "J",
+                                        "W",
+                                        "J/FLOP",
+                                        "J/byte"};
 
 struct KernelRow {
   std::uint32_t id;
@@ -56,6 +62,8 @@ struct KernelRow {
   std::uint8_t sampled;
   std::uint64_t simulated_warp_instructions;
   double cycles_ci95_pct;
+  // Energy (sim/energy_model.h); NaN when the config has no energy section.
+  double energy_j, avg_power_w, energy_per_flop_j, energy_per_dram_byte_j;
 };
 
 H5::CompType kernel_row_type() {
@@ -87,6 +95,12 @@ H5::CompType kernel_row_type() {
                  H5::PredType::NATIVE_UINT64);
   t.insertMember("cycles_ci95_pct", HOFFSET(KernelRow, cycles_ci95_pct),
                  H5::PredType::NATIVE_DOUBLE);
+  t.insertMember("energy_j", HOFFSET(KernelRow, energy_j), H5::PredType::NATIVE_DOUBLE);
+  t.insertMember("avg_power_w", HOFFSET(KernelRow, avg_power_w), H5::PredType::NATIVE_DOUBLE);
+  t.insertMember("energy_per_flop_j", HOFFSET(KernelRow, energy_per_flop_j),
+                 H5::PredType::NATIVE_DOUBLE);
+  t.insertMember("energy_per_dram_byte_j", HOFFSET(KernelRow, energy_per_dram_byte_j),
+                 H5::PredType::NATIVE_DOUBLE);
   return t;
 }
 
@@ -95,6 +109,10 @@ void write_string_attribute(H5::H5Object& object, const char* name, const std::s
   H5::Attribute a = object.createAttribute(name, str, H5::DataSpace(H5S_SCALAR));
   const char* p = value.c_str();
   a.write(str, &p);
+}
+
+double energy_or_nan(const KernelResult& r, double value) {
+  return r.energy.modelled ? value : std::nan("");
 }
 
 void write_kernels(H5::H5File& file, const std::vector<KernelResult>& results) {
@@ -121,7 +139,11 @@ void write_kernels(H5::H5File& file, const std::vector<KernelResult>& results) {
                     r.host_seconds,
                     static_cast<std::uint8_t>(r.sampled ? 1 : 0),
                     r.simulated_warp_insts,
-                    r.cycles_ci95_pct});
+                    r.cycles_ci95_pct,
+                    energy_or_nan(r, r.energy.total_j),
+                    energy_or_nan(r, r.energy.avg_power_w),
+                    energy_or_nan(r, r.energy.j_per_flop),
+                    energy_or_nan(r, r.energy.j_per_dram_byte)});
   }
   hsize_t dims[1] = {rows.size()};
   H5::CompType type = kernel_row_type();
@@ -310,6 +332,7 @@ void write_hdf5(const std::filesystem::path& file, const RunInfo& run,
     }
     write_kernels(h5, results);
     write_stats(h5, results, run.num_sms);
+    write_energy(h5, results);
   } catch (const H5::Exception& e) {
     throw Error(fmt::format("{}: cannot write results: {}", file.string(), e.getDetailMsg()));
   }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/kernel_energy.h"
 #include "sim/kernel_stats.h"
 #include "traces/kernel_trace.h"
 
@@ -35,6 +36,8 @@ struct KernelResult {
   bool waves_sampled = false;  // sampling within the kernel skipped some of its CTAs
   std::uint64_t simulated_warp_insts = 0;
   double cycles_ci95_pct = 0;
+  // Energy and power (sim/energy_model.h); not modelled when the config has no `energy`.
+  KernelEnergy energy;
 };
 
 }  // namespace sassim::sim

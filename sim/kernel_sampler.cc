@@ -90,6 +90,8 @@ KernelResult KernelSampler::estimate(std::size_t launch, const traces::KernelInf
   r.sampled = true;
   r.waves_sampled = false;
   r.simulated_warp_insts = 0;
+  r.energy =
+      rep.energy.with_duration(static_cast<double>(r.cycles) / static_cast<double>(rep.cycles));
   const double t = t95(m.k - 1);
   r.cycles_ci95_pct = m.mean > 0 ? 100.0 * t * m.sd * std::sqrt(1.0 + 1.0 / m.k) / m.mean : 0;
   c.mean_error += t * m.sd / std::sqrt(static_cast<double>(m.k));

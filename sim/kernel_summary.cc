@@ -10,7 +10,8 @@ KernelSummary::KernelSummary(const StatsSchema& schema)
       dram_read_bytes_(schema.matching("gpu.dram.channel[", ".read_bytes")),
       dram_write_bytes_(schema.matching("gpu.dram.channel[", ".write_bytes")),
       tensor_busy_cycles_(schema.matching("gpu.sm[", ".tensor_busy_cycles")),
-      tensor_flops_(schema.matching("gpu.sm[", ".flops.tensor")) {}
+      tensor_flops_(schema.matching("gpu.sm[", ".flops.tensor")),
+      energy_counters_(schema) {}
 
 void KernelSummary::fill(const StatsSnapshot& change, const config::GpuConfig& config,
                          KernelResult& r) const {
@@ -30,6 +31,9 @@ void KernelSummary::fill(const StatsSnapshot& change, const config::GpuConfig& c
   r.tensor_utilisation =
       sub_core_cycles == 0 ? 0.0 : change.sum(tensor_busy_cycles_) / sub_core_cycles;
   r.tensor_tflops = seconds == 0 ? 0.0 : change.sum(tensor_flops_) / seconds / 1e12;
+  if (config.has_energy()) {
+    r.energy = EnergyModel(config).compute(energy_counters_.gather(change), r.cycles);
+  }
 }
 
 }  // namespace sassim::sim

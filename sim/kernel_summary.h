@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "configs/sassim_config.pb.h"
+#include "sim/energy_model.h"
 #include "sim/kernel_result.h"
 #include "sim/stats.h"
 
@@ -15,7 +16,7 @@ class KernelSummary {
  public:
   explicit KernelSummary(const StatsSchema& schema);
   // Sets r's rates, DRAM bytes and GB/s, seconds and tensor figures from r.cycles and
-  // `change`, and r.stats from `change`.
+  // `change`, r.stats from `change`, and r.energy when the config has an energy section.
   void fill(const StatsSnapshot& change, const config::GpuConfig& config, KernelResult& r) const;
   // Bytes read and written at the DRAM channels, of counters or of their change.
   double dram_bytes(const StatsSnapshot& s) const {
@@ -27,6 +28,7 @@ class KernelSummary {
   std::vector<std::uint32_t> l2_sector_accesses_, l2_sector_hits_;
   std::vector<std::uint32_t> dram_read_bytes_, dram_write_bytes_;
   std::vector<std::uint32_t> tensor_busy_cycles_, tensor_flops_;
+  EnergyCounterIndex energy_counters_;
 };
 
 }  // namespace sassim::sim

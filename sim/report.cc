@@ -7,6 +7,7 @@
 #include "ground/display_name.h"
 #include "isa/opcode.h"
 #include "sim/cpi_report.h"
+#include "sim/energy_report.h"
 #include "sim/sm.h"
 
 namespace sassim::sim {
@@ -46,6 +47,7 @@ void print_tensor_summary(std::FILE* out, const std::vector<KernelResult>& resul
 void print_notes(std::FILE* out, const std::vector<KernelResult>& results, const RunTotal& t) {
   const double host = t.host_seconds;
   print_tensor_summary(out, results);
+  print_energy_summary(out, results);
   fmt::print(
       out,
       "simulated {} warp instructions in {:.3f} s ({:.0f} warp instructions/s, {:.0f} cycles/s)\n",

@@ -14,6 +14,7 @@ KERNEL_COLUMNS = [
     "block_z", "start_cycle", "cycles", "warp_instructions", "ipc", "l1_hit_rate",
     "l2_hit_rate", "dram_bytes", "dram_gbps", "tensor_utilisation", "tensor_tflops",
     "host_seconds", "sampled", "simulated_warp_instructions", "cycles_ci95_pct",
+    "energy_j", "avg_power_w", "energy_per_flop_j", "energy_per_dram_byte_j",
 ]
 # Root attributes of a results file.
 ATTRIBUTES = ["sassim_version", "git_commit", "trace", "config_name"]

@@ -1,12 +1,17 @@
 #include "sim/cli/run_output.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
+#include "sim/energy_report.h"
 #include "sim/report.h"
 
 namespace sassim::cli {
 
-Record kernel_record(const sim::KernelResult& r) {
+namespace {
+
+Record base_record(const sim::KernelResult& r) {
   return {{"id", std::uint64_t{r.info.id}},
           {"name", r.info.name},
           {"grid_x", std::uint64_t{r.info.grid.x}},
@@ -31,6 +36,31 @@ Record kernel_record(const sim::KernelResult& r) {
           {"cycles_ci95_pct", r.cycles_ci95_pct}};
 }
 
+// Energy figures (null when the config has none: docs/RESULTS.md), then in JSON the
+// split by component.
+void append_energy(Record& record, const sim::KernelEnergy& e) {
+  const auto value = [&e](double v) { return e.modelled ? v : std::nan(""); };
+  record.emplace_back("energy_j", value(e.total_j));
+  record.emplace_back("avg_power_w", value(e.avg_power_w));
+  record.emplace_back("energy_per_flop_j", value(e.j_per_flop));
+  record.emplace_back("energy_per_dram_byte_j", value(e.j_per_dram_byte));
+  if (!e.modelled) return;
+  Record split;
+  for (std::size_t p = 0; p < sim::kNumEnergyParts; ++p) {
+    split.emplace_back(std::string(sim::energy_part_name(static_cast<sim::EnergyPart>(p))),
+                       e.joules[p]);
+  }
+  record.emplace_back("energy_split_j", JsonText{json_object(split)});
+}
+
+}  // namespace
+
+Record kernel_record(const sim::KernelResult& r) {
+  Record record = base_record(r);
+  append_energy(record, r.energy);
+  return record;
+}
+
 void print_results_json(std::FILE* out, const RunHeader& header,
                         const std::vector<sim::KernelResult>& results) {
   fmt::print(out, "{{\n  \"trace\": {},\n  \"config_name\": {},\n  \"partial\": {},\n",
@@ -41,10 +71,14 @@ void print_results_json(std::FILE* out, const RunHeader& header,
     fmt::print(out, "{}\n    {}", i == 0 ? "" : ",", json_object(kernel_record(results[i])));
   }
   const sim::RunTotal t = sim::run_total(results);
-  const Record total = {{"kernels", std::uint64_t{t.kernels}}, {"cycles", t.cycles},
-                        {"warp_instructions", t.warp_insts},   {"ipc", t.ipc},
-                        {"l1_hit_rate", t.l1_hit_rate},        {"l2_hit_rate", t.l2_hit_rate},
-                        {"dram_bytes", t.dram_bytes},          {"host_seconds", t.host_seconds}};
+  Record total = {{"kernels", std::uint64_t{t.kernels}}, {"cycles", t.cycles},
+                  {"warp_instructions", t.warp_insts},   {"ipc", t.ipc},
+                  {"l1_hit_rate", t.l1_hit_rate},        {"l2_hit_rate", t.l2_hit_rate},
+                  {"dram_bytes", t.dram_bytes},          {"host_seconds", t.host_seconds}};
+  if (const sim::RunEnergy e = sim::run_energy(results); e.modelled) {
+    total.emplace_back("energy_j", e.total_j);
+    total.emplace_back("avg_power_w", e.avg_power_w);
+  }
   fmt::print(out, "{}],\n  \"total\": {}\n}}\n", results.empty() ? "" : "\n  ", json_object(total));
 }
 

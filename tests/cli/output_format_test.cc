@@ -83,9 +83,23 @@ TEST(RunOutput, KernelRecordsHaveTheResultsFileColumns) {
             "id,name,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_cycle,cycles,"
             "warp_instructions,ipc,l1_hit_rate,l2_hit_rate,dram_bytes,dram_gbps,"
             "tensor_utilisation,tensor_tflops,host_seconds,sampled,simulated_warp_instructions,"
-            "cycles_ci95_pct");
+            "cycles_ci95_pct,energy_j,avg_power_w,energy_per_flop_j,energy_per_dram_byte_j");
+  // Not modelled (no energy section): NaN, which csv writes as nan and json as null.
   EXPECT_EQ(csv_row(kernel_record(r)),
-            "7,_Z3fooi,1,1,1,1,1,1,0,1000,250,0.25,0,0,0,0,0,0,0,0,0,0");
+            "7,_Z3fooi,1,1,1,1,1,1,0,1000,250,0.25,0,0,0,0,0,0,0,0,0,0,nan,nan,nan,nan");
+  r.energy.modelled = true;
+  r.energy.joules[static_cast<std::size_t>(sim::EnergyPart::kDram)] = 0.5;
+  r.energy.total_j = 2;
+  r.energy.avg_power_w = 400;
+  const std::string json = json_object(kernel_record(r));
+  EXPECT_NE(json.find("\"energy_j\": 2, \"avg_power_w\": 400, \"energy_per_flop_j\": 0, "
+                      "\"energy_per_dram_byte_j\": 0, \"energy_split_j\": {\"instructions\": 0, "
+                      "\"tensor\": 0, \"register_file\": 0, \"l1\": 0, \"shared\": 0, \"l2\": 0, "
+                      "\"interconnect\": 0, \"dram\": 0.5, \"sm_static\": 0, \"sm_idle\": 0, "
+                      "\"chip_static\": 0}}"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(csv_header(kernel_record(r)).find("energy_split"), std::string::npos);
 }
 
 TEST(RunOutput, JsonDocumentOfNoKernels) {

@@ -58,10 +58,15 @@ doc = json.load(open(sys.argv[1]))
 with h5py.File(sys.argv[2]) as f:
     rows = f["kernels"][:]
     names = rows.dtype.names
+    split = f["energy/joules"][:]
+    parts = list(f["energy/joules"].attrs["components"])
 assert doc["config_name"] == "a100" and doc["partial"] is False, doc
 assert len(doc["kernels"]) == len(rows) == 2, (len(doc["kernels"]), len(rows))
-for k, row in zip(doc["kernels"], rows):
-    assert list(k) == list(names), (list(k), names)
+for k, row, joules in zip(doc["kernels"], rows, split):
+    # The /kernels columns in order, then the json-only energy split (/energy/joules).
+    assert list(k) == list(names) + ["energy_split_j"], (list(k), names)
+    assert list(k["energy_split_j"].values()) == list(joules), (k["energy_split_j"], joules)
+    assert list(k["energy_split_j"]) == [p.decode() if isinstance(p, bytes) else p for p in parts]
     for name in names:
         want = row[name].decode() if isinstance(row[name], bytes) else row[name]
         assert k[name] == want, (name, k[name], want)

@@ -50,6 +50,8 @@ run_ok "$work/cpi3.png" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bfs.h5"
 run_ok "$work/roof.png" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" -o "$work/roof.png"
 run_ok "$work/roof32.png" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --flops fp32 -o "$work/roof32.png"
 run_ok "$work/roof_bfs.png" -- "$python" "$scripts/plot_roofline.py" "$work/bfs.h5" -o "$work/roof_bfs.png"
+run_ok "$work/energy.png" -- "$python" "$scripts/plot_energy.py" "$work/bfs.h5" -o "$work/energy.png"
+run_ok "$work/power.png" -- "$python" "$scripts/plot_energy.py" "$work/gemm.h5" --power --kernels 1 -o "$work/power.png"
 run_ok "$work/sweep.png" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" -o "$work/sweep.png"
 run_ok "$work/sweep_ipc.png" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" --stat ipc --kernel 1 --logy -o "$work/sweep_ipc.png"
 
@@ -71,13 +73,14 @@ else
   echo "note: this sassim has no sweep command; plot_sweep ran on data/sweep.csv only"
 fi
 
-for tool in plot_cpi_stack plot_roofline plot_sweep; do
+for tool in plot_cpi_stack plot_roofline plot_sweep plot_energy; do
   "$python" "$scripts/$tool.py" --help | grep -q "usage:" || fail "$tool --help"
 done
 echo "not hdf5" >"$work/bad.h5"
 run_error "bad.h5: cannot open as HDF5" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bad.h5" -o "$work/x.png"
 run_error "no kernel id 99" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bfs.h5" --kernels 99 -o "$work/x.png"
 run_error "no flops.fp64x counters \\(the results have" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --flops fp64x -o "$work/x.png"
+run_error "no kernel id 99" -- "$python" "$scripts/plot_energy.py" "$work/bfs.h5" --kernels 99 -o "$work/x.png"
 run_error "no column nope" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" --param nope -o "$work/x.png"
 run_error "expected a sweep table" -- "$python" "$scripts/plot_sweep.py" "$work/bfs.txt" -o "$work/x.png"
 
