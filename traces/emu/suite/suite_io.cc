@@ -19,6 +19,8 @@
 #include "kernels/ubench/ubench.h"
 #include "kernels/values.h"
 #include "kernels/vector_add.h"
+#include "traces/emu/suite/compare.h"
+#include "traces/emu/suite/llm_io.h"
 #include "traces/emu/suite/ubench_check.h"
 
 namespace sassim::emu {
@@ -56,31 +58,6 @@ std::vector<uint16_t> bf16s(DeviceBuffers& b, size_t arg, uint64_t seed) {
   return v;
 }
 
-SuiteCheck compare(const std::vector<float>& got, const std::vector<float>& want, double rel,
-                   double abs, std::string_view what) {
-  SuiteCheck c;
-  size_t bad = 0;
-  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
-    const double diff = std::fabs(static_cast<double>(got[i]) - want[i]);
-    if (!(diff <= abs + rel * std::fabs(static_cast<double>(want[i])))) {
-      if (bad == 0) {
-        c.message = fmt::format("{}: mismatch at {}: got {:.9g}, expected {:.9g}; ", what, i,
-                                got[i], want[i]);
-      }
-      ++bad;
-    }
-  }
-  if (got.size() != want.size()) {
-    c.ok = false;
-    c.message = fmt::format("{}: {} values, expected {}", what, got.size(), want.size());
-    return c;
-  }
-  c.ok = bad == 0;
-  c.message += fmt::format("{}: {} of {} values match the CPU reference", what, got.size() - bad,
-                           got.size());
-  return c;
-}
-
 }  // namespace
 
 void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuffers& b) {
@@ -111,6 +88,7 @@ void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuf
     fill_halves(b, 0, 1);
     fill_halves(b, 1, 2);
     fill_halves(b, 2, 3);
+  } else if (fill_llm_inputs(launch, values, b)) {
   } else if (k::ubench::is_kernel(name)) {
     for (uint32_t i = 0; i < launch.arguments().size(); ++i) {
       std::vector<uint8_t> init = k::ubench::initial_contents(launch, i);
@@ -147,34 +125,34 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
   if (name == k::vector_add::kKernel) {
     std::vector<float> want(b.arg(2).size() / 4);
     k::vector_add::reference(inputs(0, 1), inputs(1, 2), want);
-    return compare(read_as<float>(b.arg(2)), want, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(2)), want, 0, 0, name);
   }
   if (name == k::saxpy::kKernel) {
     std::vector<float> y = inputs(1, 2);
     k::saxpy::reference(inputs(0, 1), y, k::saxpy::kAlpha);
-    return compare(read_as<float>(b.arg(1)), y, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(1)), y, 0, 0, name);
   }
   if (name == k::stream::kCopyKernel) {
     std::vector<float> c(b.arg(1).size() / 4);
     k::stream::copy_reference(inputs(0, 1), c);
-    return compare(read_as<float>(b.arg(1)), c, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(1)), c, 0, 0, name);
   }
   if (name == k::stream::kTriadKernel) {
     std::vector<float> a = inputs(0, 1);
     k::stream::triad_reference(a, inputs(1, 2), inputs(2, 3), k::stream::kScalar);
-    return compare(read_as<float>(b.arg(0)), a, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(0)), a, 0, 0, name);
   }
   if (name == k::reduction::kKernel) {
     const auto p = k::reduction::parse_problem(values);
-    return compare(read_as<float>(b.arg(1)), k::reduction::reference_partials(p, inputs(0, 1)), 0,
-                   0, name);
+    return compare_values(read_as<float>(b.arg(1)),
+                          k::reduction::reference_partials(p, inputs(0, 1)), 0, 0, name);
   }
   if (name == k::transpose::kNaiveKernel || name == k::transpose::kSharedKernel ||
       name == k::transpose::kPaddedKernel) {
     const auto p = k::transpose::parse_problem(values);
     std::vector<float> want(b.arg(1).size() / 4);
     k::transpose::reference(p, inputs(0, 1), want);
-    return compare(read_as<float>(b.arg(1)), want, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(1)), want, 0, 0, name);
   }
   if (name == k::pointer_chase::kGlobalKernel || name == k::pointer_chase::kSharedKernel) {
     const auto p = k::pointer_chase::parse_problem(name, values);
@@ -187,7 +165,7 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
     const auto p = k::sgemm::parse_problem(values);
     std::vector<float> c = inputs(2, 3);
     k::sgemm::reference(p, inputs(0, 1), inputs(1, 2), c, k::sgemm::kAlpha, k::sgemm::kBeta);
-    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
   auto halves = [&](size_t arg, uint64_t seed) {
     std::vector<uint16_t> v(b.arg(arg).size() / 2);
@@ -198,20 +176,21 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
     const auto p = k::hgemm_mma::parse_problem(values);
     std::vector<float> c(b.arg(2).size() / 4);
     k::hgemm_mma::reference(p, halves(0, 1), halves(1, 2), c);
-    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
   if (name == k::bf16_gemm_wgmma::kKernel) {
     const auto p = k::bf16_gemm_wgmma::parse_problem(values);
     std::vector<float> c(b.arg(2).size() / 4);
     k::bf16_gemm_wgmma::reference(p, bf16s(b, 0, 1), bf16s(b, 1, 2), c);
-    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
   if (name == k::flash_attention::kKernel) {
     const auto p = k::flash_attention::parse_problem(values);
     std::vector<float> o(b.arg(3).size() / 4);
     k::flash_attention::reference_blockwise(p, halves(0, 1), halves(1, 2), halves(2, 3), o);
-    return compare(read_as<float>(b.arg(3)), o, 1e-3, 1e-4, name);
+    return compare_values(read_as<float>(b.arg(3)), o, 1e-3, 1e-4, name);
   }
+  if (auto c = check_llm_outputs(launch, values, b)) return *c;
   if (k::ubench::is_kernel(name)) return check_ubench_outputs(launch, b);
   throw Error(fmt::format("capture cannot check kernel {}", name));
 }
