@@ -12,9 +12,11 @@ namespace cfg = sassim::kernels::decode_attention;
 using sassim::kernels::bf16x8_to_float;
 
 constexpr uint32_t kGroup = cfg::kGroup;
-constexpr uint32_t kRowChunks = cfg::kHeadDim / 8;             // 16-byte chunks per row
-constexpr uint32_t kPageChunks = cfg::kPageSize * kRowChunks;  // 256 per page
-constexpr uint32_t kLoads = kPageChunks / 32;                  // 8 per lane and page
+constexpr uint32_t kRowChunks = cfg::kHeadDim / 8;                  // 16-byte chunks per row
+constexpr uint32_t kPageChunks = cfg::kPageSize * kRowChunks;       // 256 per page
+constexpr uint32_t kLoads = kPageChunks / 32;                       // 8 per lane and page
+constexpr uint32_t kPagesPerWarp = cfg::kSplitPages / cfg::kWarps;  // 8
+static_assert(kPagesPerWarp <= 32);
 constexpr uint32_t kQHalfStride = 68;  // floats between the query's half rows in q_s
 constexpr float kNoMax = -1e30F;       // a running max below any score (exp2 of the gap is 0)
 
@@ -71,9 +73,15 @@ extern "C" __global__ void __launch_bounds__(128)
 
   const uint32_t context_pages = (context + cfg::kPageSize - 1) / cfg::kPageSize;
   const uint32_t end_page = min(context_pages, (split + 1) * cfg::kSplitPages);
+  // The warp's pages are w, w + 4, ...: lane j looks up the j-th in the block table up
+  // front, so that no page waits for its table entry.
   const int32_t* table = block_tables + static_cast<size_t>(seq) * splits * cfg::kSplitPages;
-  for (uint32_t page = split * cfg::kSplitPages + warp; page < end_page; page += cfg::kWarps) {
-    const size_t base = (static_cast<size_t>(table[page]) * kv_heads + kv_head) * kPageChunks;
+  const uint32_t first_page = split * cfg::kSplitPages + warp;
+  const uint32_t my_page = first_page + lane * cfg::kWarps;
+  const int32_t my_entry = lane < kPagesPerWarp && my_page < end_page ? table[my_page] : 0;
+  for (uint32_t page = first_page, j = 0; page < end_page; page += cfg::kWarps, ++j) {
+    const int32_t entry = __shfl_sync(0xffffffffU, my_entry, j);
+    const size_t base = (static_cast<size_t>(entry) * kv_heads + kv_head) * kPageChunks;
     // K: lane (half, token) loads dimensions 64 half .. 64 half + 63 of its token's row.
     // V: chunk lane % 16 of tokens 2j + half (512 contiguous bytes per load).
     uint4 kr[kLoads], vr[kLoads];

@@ -9,16 +9,17 @@
 //     split of 512 tokens (32 pages) of one sequence and KV head, with its 4 query heads,
 //     so every K/V byte is read once for all of them. The 4 query rows, scaled by
 //     1/sqrt(128) * log2(e) into the exp2 domain, wait in shared memory. Warp w takes
-//     pages w, w + 4, ...; per page lane (half, token) = (lane / 16, lane % 16) loads
-//     dimensions 64 half .. 64 half + 63 of its token's K row (8 16-byte loads) and
-//     scores it against the 4 queries (LDS.128 broadcasts), one shuffle joins the
-//     halves; the page max per head takes 4 more, then an online softmax keeps a running
-//     max m, sum l and output per head. For P V each lane loads chunk lane % 16 of V rows
-//     2j + half (512 contiguous bytes per load) and takes the weights of those tokens
-//     from the lanes that scored them (SHFL.IDX). The warps merge through shared memory;
-//     the CTA writes the split's normalised output o_partial [batch][heads][splits][128]
-//     FP32 and its log-sum-exp lse [batch][heads][splits] = m + log2(l) (log2 domain).
-//     A split past the context writes nothing.
+//     pages w, w + 4, ... (their block-table entries loaded up front, one per lane); per
+//     page lane (half, token) = (lane / 16, lane % 16) loads dimensions 64 half ..
+//     64 half + 63 of its token's K row (8 16-byte loads) and scores it against the 4
+//     queries (LDS.128 broadcasts), one shuffle joins the halves; the page max per head
+//     takes 4 more, then an online softmax keeps a running max m, sum l and output per
+//     head. For P V each lane loads chunk lane % 16 of V rows 2j + half (512 contiguous
+//     bytes per load) and takes the weights of those tokens from the lanes that scored
+//     them (SHFL.IDX). The warps merge through shared memory; the CTA writes the split's
+//     normalised output o_partial [batch][heads][splits][128] FP32 and its log-sum-exp
+//     lse [batch][heads][splits] = m + log2(l) (log2 domain). A split past the context
+//     writes nothing.
 //   - decode_attention_combine: grid (heads, batch), 128 threads (one per dimension):
 //     out = sum_s 2^(lse_s - M) o_s / sum_s 2^(lse_s - M) over the splits the context
 //     covers, M their max; out [batch][heads][128] FP32.
