@@ -5,13 +5,18 @@
 #include <stdexcept>
 
 #include "kernels/bf16_gemm_wgmma.h"
+#include "kernels/decode_attention.h"
 #include "kernels/flash_attention.h"
 #include "kernels/hgemm_mma.h"
+#include "kernels/kv_append.h"
 #include "kernels/pointer_chase.h"
 #include "kernels/reduction.h"
+#include "kernels/rmsnorm.h"
+#include "kernels/rope.h"
 #include "kernels/saxpy.h"
 #include "kernels/sgemm.h"
 #include "kernels/stream.h"
+#include "kernels/swiglu.h"
 #include "kernels/transpose.h"
 #include "kernels/ubench/ubench.h"
 #include "kernels/vector_add.h"
@@ -20,11 +25,27 @@ namespace sassim::kernels {
 namespace {
 
 constexpr std::string_view kKernels[] = {
-    vector_add::kKernel,          saxpy::kKernel,           stream::kCopyKernel,
-    stream::kTriadKernel,         reduction::kKernel,       transpose::kNaiveKernel,
-    transpose::kSharedKernel,     transpose::kPaddedKernel, pointer_chase::kGlobalKernel,
-    pointer_chase::kSharedKernel, sgemm::kKernel,           hgemm_mma::kKernel,
-    bf16_gemm_wgmma::kKernel,     flash_attention::kKernel,
+    vector_add::kKernel,
+    saxpy::kKernel,
+    stream::kCopyKernel,
+    stream::kTriadKernel,
+    reduction::kKernel,
+    transpose::kNaiveKernel,
+    transpose::kSharedKernel,
+    transpose::kPaddedKernel,
+    pointer_chase::kGlobalKernel,
+    pointer_chase::kSharedKernel,
+    sgemm::kKernel,
+    hgemm_mma::kKernel,
+    bf16_gemm_wgmma::kKernel,
+    flash_attention::kKernel,
+    // The decode path of an LLM decoder layer.
+    rmsnorm::kKernel,
+    swiglu::kKernel,
+    rope::kKernel,
+    kv_append::kKernel,
+    decode_attention::kKernel,
+    decode_attention::kCombineKernel,
 };
 
 }  // namespace
@@ -88,6 +109,16 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   }
   if (kernel == flash_attention::kKernel) {
     return flash_attention::launch(flash_attention::parse_problem(values));
+  }
+  if (kernel == rmsnorm::kKernel) return rmsnorm::launch(rmsnorm::parse_problem(values));
+  if (kernel == swiglu::kKernel) return swiglu::launch(swiglu::parse_problem(values));
+  if (kernel == rope::kKernel) return rope::launch(rope::parse_problem(values));
+  if (kernel == kv_append::kKernel) return kv_append::launch(kv_append::parse_problem(values));
+  if (kernel == decode_attention::kKernel) {
+    return decode_attention::launch(decode_attention::parse_problem(values));
+  }
+  if (kernel == decode_attention::kCombineKernel) {
+    return decode_attention::combine_launch(decode_attention::parse_problem(values));
   }
   std::string known;
   for (const std::string_view name : suite_kernels())

@@ -85,4 +85,10 @@ uint16_t float_to_bf16(float value) {
   return static_cast<uint16_t>((bits + rounding) >> 16);
 }
 
+std::vector<float> bf16_to_floats(std::span<const uint16_t> values) {
+  std::vector<float> out(values.size());
+  for (size_t i = 0; i < values.size(); ++i) out[i] = bf16_to_float(values[i]);
+  return out;
+}
+
 }  // namespace sassim::kernels

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace sassim::kernels {
 
@@ -22,5 +23,8 @@ float half_to_float(uint16_t bits);
 uint16_t float_to_half(float value);
 float bf16_to_float(uint16_t bits);
 uint16_t float_to_bf16(float value);
+
+// BF16 bit patterns widened to FP32 (for comparing outputs).
+std::vector<float> bf16_to_floats(std::span<const uint16_t> values);
 
 }  // namespace sassim::kernels

@@ -92,5 +92,63 @@ TEST(EmuIntMisc, Conversions) {
   EXPECT_EQ(rig.reg(10), std::bit_cast<uint32_t>(-2.0F));  // nearest even
 }
 
+// sm_90 converts integers with I2FP.F32.{U32,S32} and rounds FP32 to BF16 with
+// F2F.BF16.F32 (nearest even, the result in the low half).
+TEST(EmuIntMisc, Sm90IntToFloatAndBf16Rounding) {
+  Rig rig;
+  rig.add("MOV", {R(0), I(0xfffffffd)})  // -3 as S32, 4294967293 as U32
+      .add("I2FP.F32.U32", {R(1), R(0)})
+      .add("I2FP.F32.S32", {R(2), R(0)})
+      .add("MOV", {R(3), I(4097)})
+      .add("I2FP.F32.U32", {R(4), R(3)})
+      .add("MOV", {R(5), I(std::bit_cast<uint32_t>(1.00390625F))})  // 1 + 2^-8: a tie
+      .add("F2F.BF16.F32", {R(6), R(5)})
+      .add("MOV", {R(7), I(std::bit_cast<uint32_t>(1.005859375F))})  // 1 + 2^-8 + 2^-9
+      .add("F2F.BF16.F32", {R(8), R(7)})
+      .add("EXIT", {});
+  rig.run();
+  EXPECT_EQ(rig.reg(1), std::bit_cast<uint32_t>(4294967296.0F));  // 2^32 - 3 rounds up
+  EXPECT_EQ(rig.reg(2), std::bit_cast<uint32_t>(-3.0F));
+  EXPECT_EQ(rig.reg(4), std::bit_cast<uint32_t>(4097.0F));
+  EXPECT_EQ(rig.reg(6), 0x3f80U);  // to even: 1.0
+  EXPECT_EQ(rig.reg(8), 0x3f81U);  // up: 1 + 2^-7
+}
+
+// R2UR copies a vector register into a uniform one: the value of the first lane the
+// guard leaves active.
+TEST(EmuIntMisc, R2urTakesTheFirstActiveLane) {
+  Rig rig;
+  rig.add("S2R", {R(0), SR("SR_TID.X")})
+      .add("IADD3", {R(1), R(0), I(5), R(255)})  // lane + 5
+      .add("ISETP.GE.U32.AND", {P(0), P(7), R(0), I(4), P(7)})
+      .add("R2UR", {UR(4), R(1)}, "@P0")  // lanes 4..31: lane 4's 9
+      .add("R2UR", {UR(5), R(1)})         // all lanes: lane 0's 5
+      .add("MOV", {R(2), UR(4)})
+      .add("MOV", {R(3), UR(5)})
+      .add("EXIT", {});
+  rig.run();
+  for (unsigned lane : {0U, 7U, 31U}) {
+    EXPECT_EQ(rig.reg(2, lane), 9U) << lane;
+    EXPECT_EQ(rig.reg(3, lane), 5U) << lane;
+  }
+}
+
+// sm_90 writes IMNMX as VIMNMX: the predicate picks the minimum (PT) or maximum (!PT).
+TEST(EmuIntMisc, Vimnmx) {
+  Rig rig;
+  rig.add("MOV", {R(0), I(0xfffffffe)})  // -2, or 2^32 - 2 unsigned
+      .add("MOV", {R(1), I(7)})
+      .add("VIMNMX.U32", {R(2), R(0), R(1), P(7)})
+      .add("VIMNMX.U32", {R(3), R(0), R(1), P(7, true)})
+      .add("VIMNMX", {R(4), R(0), R(1), P(7)})
+      .add("VIMNMX", {R(5), R(0), R(1), P(7, true)})
+      .add("EXIT", {});
+  rig.run();
+  EXPECT_EQ(rig.reg(2), 7U);
+  EXPECT_EQ(rig.reg(3), 0xfffffffeU);
+  EXPECT_EQ(rig.reg(4), 0xfffffffeU);
+  EXPECT_EQ(rig.reg(5), 7U);
+}
+
 }  // namespace
 }  // namespace sassim::emu::testing

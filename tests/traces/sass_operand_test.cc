@@ -30,6 +30,11 @@ TEST(SassOperand, Registers) {
   EXPECT_EQ(r.suffixes, std::vector<std::string>{"64"});
   EXPECT_TRUE(parsed("R6.H1_H1").has_suffix("H1_H1"));
   EXPECT_TRUE(parsed("|R3|").absolute);
+  // nvdisasm puts a register's reuse flag outside the bars of |x|.
+  Operand abs_reuse = parsed("-|R22|.reuse");
+  EXPECT_EQ(abs_reuse.kind, OperandKind::kReg);
+  EXPECT_EQ(abs_reuse.reg, 22U);
+  EXPECT_TRUE(abs_reuse.absolute && abs_reuse.reuse && abs_reuse.negate);
   EXPECT_TRUE(parsed("~R3").invert);
   EXPECT_EQ(parsed("RZ").reg, kRZ);
   EXPECT_EQ(parsed("URZ").kind, OperandKind::kUniformReg);
@@ -109,7 +114,7 @@ TEST(SassOperand, LabelsAndExoticWords) {
 
 TEST(SassOperand, MalformedIsRejected) {
   for (std::string_view bad : {"[R2.64+", "c[0x0]", "R256", "UR64", "P8", "R2x", "FOO", "[R1+R2]",
-                               "!R3", "c[0x0][0x10", "`()", "", "[R2.reuse]"}) {
+                               "!R3", "c[0x0][0x10", "`()", "", "[R2.reuse]", "|R2|x", "||"}) {
     EXPECT_FALSE(parse_operand(bad).has_value()) << bad;
   }
 }

@@ -25,6 +25,7 @@ constexpr OpShape kNone{0, 0};
 constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"MOV", Op::kMov, Unit::kInt, kR},
     {"UMOV", Op::kMov, Unit::kInt, kR, true},
+    {"R2UR", Op::kR2ur, Unit::kInt, kR, true},
     {"S2R", Op::kS2r, Unit::kInt, kR},
     {"S2UR", Op::kS2r, Unit::kInt, kR, true},
     {"CS2R", Op::kCs2r, Unit::kInt, kR},
@@ -53,6 +54,7 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"UBREV", Op::kBrev, Unit::kInt, kR, true},
     {"IABS", Op::kIabs, Unit::kInt, kR},
     {"IMNMX", Op::kImnmx, Unit::kInt, kR},
+    {"VIMNMX", Op::kImnmx, Unit::kInt, kR},  // sm_90's spelling: VIMNMX.U32 Rd, Ra, Rb, PT
     {"UIMNMX", Op::kImnmx, Unit::kInt, kR, true},
     {"PRMT", Op::kPrmt, Unit::kInt, kR},
     {"UPRMT", Op::kPrmt, Unit::kInt, kR, true},
@@ -73,6 +75,7 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"HADD2", Op::kHadd2, Unit::kFp, kR},
     {"HMUL2", Op::kHmul2, Unit::kFp, kR},
     {"I2F", Op::kI2f, Unit::kFp, kR},
+    {"I2FP", Op::kI2f, Unit::kFp, kR},  // sm_90's integer to FP32 conversion (I2FP.F32.U32)
     {"F2I", Op::kF2i, Unit::kFp, kR},
     {"F2F", Op::kF2f, Unit::kFp, kR},
     {"FRND", Op::kFrnd, Unit::kFp, kR},

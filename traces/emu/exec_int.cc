@@ -232,6 +232,13 @@ uint32_t special(const ExecContext& ctx, const Warp& w, SpecialReg sr, unsigned 
 void exec_int(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
   const uint32_t lanes = lanes_of(inst, mask);
   switch (inst.op) {
+    case Op::kR2ur:
+      // The compiler emits R2UR for values the warp holds alike; the first active lane's.
+      if (mask != 0) {
+        write(inst, w, inst.dst[0], 0,
+              raw(w, inst.src[0], static_cast<unsigned>(std::countr_zero(mask))));
+      }
+      return;
     case Op::kMov:
       if (inst.flags & flag::k64) {
         for_lanes(lanes,

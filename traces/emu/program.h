@@ -32,6 +32,7 @@ enum class Unit : uint8_t { kInt, kFp, kFp64, kMem, kControl, kTensor, kAsync };
 enum class Op : uint8_t {
   // integer and logic (exec_int.cc, exec_int2.cc)
   kMov,
+  kR2ur,  // R2UR: a vector register's value (of the first active lane) to a uniform one
   kS2r,
   kCs2r,
   kImad,

@@ -284,10 +284,16 @@ std::optional<Operand> parse_operand(std::string_view text) {
     op.invert = true;
     s.remove_prefix(1);
   }
+  std::string unwrapped;
   if (s.starts_with("|")) {
-    if (s.size() < 2 || !s.ends_with("|")) return std::nullopt;
+    // |R4| or, with the register's suffixes outside the bars, |R22|.reuse.
+    const size_t close = s.find('|', 1);
+    if (close == std::string_view::npos || close < 2) return std::nullopt;
+    const std::string_view suffix = s.substr(close + 1);
+    if (!suffix.empty() && !suffix.starts_with(".")) return std::nullopt;
     op.absolute = true;
-    s = s.substr(1, s.size() - 2);
+    unwrapped = std::string(s.substr(1, close - 1)) + std::string(suffix);
+    s = unwrapped;
   }
   bool ok = false;
   if (s.starts_with("c[") || s.starts_with("cx[")) {

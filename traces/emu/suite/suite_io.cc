@@ -19,6 +19,8 @@
 #include "kernels/ubench/ubench.h"
 #include "kernels/values.h"
 #include "kernels/vector_add.h"
+#include "traces/emu/suite/compare.h"
+#include "traces/emu/suite/llm_io.h"
 #include "traces/emu/suite/ubench_check.h"
 
 namespace sassim::emu {
@@ -56,30 +58,8 @@ std::vector<uint16_t> bf16s(DeviceBuffers& b, size_t arg, uint64_t seed) {
   return v;
 }
 
-SuiteCheck compare(const std::vector<float>& got, const std::vector<float>& want, double rel,
-                   double abs, std::string_view what) {
-  SuiteCheck c;
-  size_t bad = 0;
-  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
-    const double diff = std::fabs(static_cast<double>(got[i]) - want[i]);
-    if (!(diff <= abs + rel * std::fabs(static_cast<double>(want[i])))) {
-      if (bad == 0) {
-        c.message = fmt::format("{}: mismatch at {}: got {:.9g}, expected {:.9g}; ", what, i,
-                                got[i], want[i]);
-      }
-      ++bad;
-    }
-  }
-  if (got.size() != want.size()) {
-    c.ok = false;
-    c.message = fmt::format("{}: {} values, expected {}", what, got.size(), want.size());
-    return c;
-  }
-  c.ok = bad == 0;
-  c.message += fmt::format("{}: {} of {} values match the CPU reference", what, got.size() - bad,
-                           got.size());
-  return c;
-}
+// The comparison every kernel's check ends with (compare.h).
+constexpr auto& compare = compare_values;
 
 }  // namespace
 
@@ -111,6 +91,7 @@ void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuf
     fill_halves(b, 0, 1);
     fill_halves(b, 1, 2);
     fill_halves(b, 2, 3);
+  } else if (fill_llm_inputs(launch, values, b)) {
   } else if (k::ubench::is_kernel(name)) {
     for (uint32_t i = 0; i < launch.arguments().size(); ++i) {
       std::vector<uint8_t> init = k::ubench::initial_contents(launch, i);
@@ -212,6 +193,7 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
     k::flash_attention::reference_blockwise(p, halves(0, 1), halves(1, 2), halves(2, 3), o);
     return compare(read_as<float>(b.arg(3)), o, 1e-3, 1e-4, name);
   }
+  if (auto c = check_llm_outputs(launch, values, b)) return *c;
   if (k::ubench::is_kernel(name)) return check_ubench_outputs(launch, b);
   throw Error(fmt::format("capture cannot check kernel {}", name));
 }

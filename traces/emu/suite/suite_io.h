@@ -29,7 +29,8 @@ void fill_suite_inputs(const kernels::Launch& launch, kernels::ParamValues value
 std::vector<HostCopy> suite_host_copies(const kernels::Launch& launch, DeviceBuffers& buffers);
 
 // Compares the output buffers with the CPU reference: exactly, except flash_attention_fwd
-// (relative 1e-3 plus absolute 1e-4, the tolerance of its suite program).
+// (relative 1e-3 plus absolute 1e-4, the tolerance of its suite program) and
+// decode_attention and its combine (llm_io.h).
 SuiteCheck check_suite_outputs(const kernels::Launch& launch, kernels::ParamValues values,
                                DeviceBuffers& buffers);
 

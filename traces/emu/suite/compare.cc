@@ -1,0 +1,34 @@
+#include "traces/emu/suite/compare.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace sassim::emu {
+
+SuiteCheck compare_values(const std::vector<float>& got, const std::vector<float>& want, double rel,
+                          double abs, std::string_view what) {
+  SuiteCheck c;
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
+    const double diff = std::fabs(static_cast<double>(got[i]) - want[i]);
+    if (!(diff <= abs + rel * std::fabs(static_cast<double>(want[i])))) {
+      if (bad == 0) {
+        c.message = fmt::format("{}: mismatch at {}: got {:.9g}, expected {:.9g}; ", what, i,
+                                got[i], want[i]);
+      }
+      ++bad;
+    }
+  }
+  if (got.size() != want.size()) {
+    c.ok = false;
+    c.message = fmt::format("{}: {} values, expected {}", what, got.size(), want.size());
+    return c;
+  }
+  c.ok = bad == 0;
+  c.message += fmt::format("{}: {} of {} values match the CPU reference", what, got.size() - bad,
+                           got.size());
+  return c;
+}
+
+}  // namespace sassim::emu
