@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/kernel_stats.h"
+#include "sim/speed_of_light.h"
 #include "traces/kernel_trace.h"
 
 namespace sassim::sim {
@@ -35,6 +36,9 @@ struct KernelResult {
   bool waves_sampled = false;  // sampling within the kernel skipped some of its CTAs
   std::uint64_t simulated_warp_insts = 0;
   double cycles_ci95_pct = 0;
+  // Each hardware limit's use as a percentage of the config's peak, the limit that
+  // binds and the arithmetic intensity (sim/speed_of_light.h).
+  SpeedOfLight sol;
 };
 
 }  // namespace sassim::sim
