@@ -3,6 +3,7 @@
 #include <H5Cpp.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -45,6 +46,11 @@ constexpr const char* kKernelUnits[] = {"",
                                         "",
                                         "warp instructions",
                                         "%"};
+// The units of the speed-of-light columns after them: bound_by, sol_<limit>_pct,
+// sol_tensor_<type>_pct, arithmetic_intensity (sim/speed_of_light.h).
+constexpr const char* kSolUnits[] = {"",  "%", "%", "%", "%", "%", "%", "%", "%",        "%",
+                                     "%", "%", "%", "%", "%", "%", "%", "%", "FLOP/byte"};
+static_assert(std::size(kSolUnits) == kNumSolColumns + 1);
 
 struct KernelRow {
   std::uint32_t id;
@@ -56,6 +62,8 @@ struct KernelRow {
   std::uint8_t sampled;
   std::uint64_t simulated_warp_instructions;
   double cycles_ci95_pct;
+  const char* bound_by;
+  std::array<double, kNumSolColumns> sol;
 };
 
 H5::CompType kernel_row_type() {
@@ -87,6 +95,12 @@ H5::CompType kernel_row_type() {
                  H5::PredType::NATIVE_UINT64);
   t.insertMember("cycles_ci95_pct", HOFFSET(KernelRow, cycles_ci95_pct),
                  H5::PredType::NATIVE_DOUBLE);
+  t.insertMember("bound_by", HOFFSET(KernelRow, bound_by), str);
+  const std::array<SolColumn, kNumSolColumns> names = sol_columns(SpeedOfLight{});
+  for (std::size_t i = 0; i < kNumSolColumns; ++i) {
+    t.insertMember(names[i].name, HOFFSET(KernelRow, sol) + i * sizeof(double),
+                   H5::PredType::NATIVE_DOUBLE);
+  }
   return t;
 }
 
@@ -95,6 +109,26 @@ void write_string_attribute(H5::H5Object& object, const char* name, const std::s
   H5::Attribute a = object.createAttribute(name, str, H5::DataSpace(H5S_SCALAR));
   const char* p = value.c_str();
   a.write(str, &p);
+}
+
+// /peaks: one row per peak rate of the config (configs/peaks.h peak_rows).
+void write_peaks(H5::H5File& file, const config::GpuPeaks& peaks) {
+  struct Row {
+    const char* name;
+    double value;
+    const char* unit;
+  };
+  const std::vector<config::PeakRow> named = config::peak_rows(peaks);
+  std::vector<Row> rows;
+  for (const config::PeakRow& p : named) rows.push_back({p.name.c_str(), p.value, p.unit.c_str()});
+  const H5::StrType str = utf8_string();
+  H5::CompType type(sizeof(Row));
+  type.insertMember("name", HOFFSET(Row, name), str);
+  type.insertMember("value", HOFFSET(Row, value), H5::PredType::NATIVE_DOUBLE);
+  type.insertMember("unit", HOFFSET(Row, unit), str);
+  hsize_t dims[1] = {rows.size()};
+  H5::DataSet ds = file.createDataSet("peaks", type, H5::DataSpace(1, dims));
+  ds.write(rows.data(), type);
 }
 
 void write_kernels(H5::H5File& file, const std::vector<KernelResult>& results) {
@@ -121,21 +155,27 @@ void write_kernels(H5::H5File& file, const std::vector<KernelResult>& results) {
                     r.host_seconds,
                     static_cast<std::uint8_t>(r.sampled ? 1 : 0),
                     r.simulated_warp_insts,
-                    r.cycles_ci95_pct});
+                    r.cycles_ci95_pct,
+                    r.sol.bound_by_name().data(),
+                    {}});
+    const std::array<SolColumn, kNumSolColumns> sol = sol_columns(r.sol);
+    for (std::size_t i = 0; i < kNumSolColumns; ++i) rows.back().sol[i] = sol[i].value;
   }
   hsize_t dims[1] = {rows.size()};
   H5::CompType type = kernel_row_type();
   H5::DataSet ds = file.createDataSet("kernels", type, H5::DataSpace(1, dims));
   if (!rows.empty()) ds.write(rows.data(), type);
   // `units`: one string per column, in column order.
-  constexpr hsize_t kColumns = std::size(kKernelUnits);
+  std::vector<const char*> all_units(std::begin(kKernelUnits), std::end(kKernelUnits));
+  all_units.insert(all_units.end(), std::begin(kSolUnits), std::end(kSolUnits));
+  const hsize_t kColumns = all_units.size();
   if (static_cast<hsize_t>(type.getNmembers()) != kColumns) {
     throw Error(fmt::format("internal: /kernels has {} columns and {} units", type.getNmembers(),
                             kColumns));
   }
   const H5::StrType str = utf8_string();
   H5::Attribute units = ds.createAttribute("units", str, H5::DataSpace(1, &kColumns));
-  units.write(str, kKernelUnits);
+  units.write(str, all_units.data());
 }
 
 // Every counter name of the results, sorted, and where each schema's counters fall
@@ -309,6 +349,7 @@ void write_hdf5(const std::filesystem::path& file, const RunInfo& run,
       cfg.write(&p, str);
     }
     write_kernels(h5, results);
+    if (run.peaks) write_peaks(h5, *run.peaks);
     write_stats(h5, results, run.num_sms);
   } catch (const H5::Exception& e) {
     throw Error(fmt::format("{}: cannot write results: {}", file.string(), e.getDetailMsg()));

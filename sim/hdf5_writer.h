@@ -10,7 +10,9 @@
 //   /stats/values  float64 [kernels x names]: each counter's change per kernel
 //   /per_sm/<counter>  float64 [kernels x SMs] for each per-SM counter
 //                      ("warp_insts", "l1.sector_hits", ...)
+//   /peaks       table of the config's peak rates: name, value, unit (when RunInfo::peaks)
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,8 @@ struct RunInfo {
   // percentage of them (0 without sampling).
   std::string sampling = "off";
   double cycles_ci95_pct = 0;
+  // The config's peak rates (configs/peaks.h), written as /peaks when set.
+  std::optional<config::GpuPeaks> peaks;
 };
 
 // Throws sassim::Error when the file cannot be written.

@@ -6,7 +6,10 @@
 
 namespace sassim::cli {
 
-Record kernel_record(const sim::KernelResult& r) {
+namespace {
+
+// The columns before the speed of light's.
+Record result_record(const sim::KernelResult& r) {
   return {{"id", std::uint64_t{r.info.id}},
           {"name", r.info.name},
           {"grid_x", std::uint64_t{r.info.grid.x}},
@@ -29,6 +32,16 @@ Record kernel_record(const sim::KernelResult& r) {
           {"sampled", std::uint64_t{r.sampled ? 1U : 0U}},
           {"simulated_warp_instructions", r.simulated_warp_insts},
           {"cycles_ci95_pct", r.cycles_ci95_pct}};
+}
+
+}  // namespace
+
+Record kernel_record(const sim::KernelResult& r) {
+  Record record = result_record(r);
+  // Speed of light, after every other column (sim/speed_of_light.h).
+  record.emplace_back("bound_by", std::string(r.sol.bound_by_name()));
+  for (sim::SolColumn& c : sim::sol_columns(r.sol)) record.emplace_back(std::move(c.name), c.value);
+  return record;
 }
 
 void print_results_json(std::FILE* out, const RunHeader& header,

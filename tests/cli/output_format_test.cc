@@ -83,9 +83,13 @@ TEST(RunOutput, KernelRecordsHaveTheResultsFileColumns) {
             "id,name,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_cycle,cycles,"
             "warp_instructions,ipc,l1_hit_rate,l2_hit_rate,dram_bytes,dram_gbps,"
             "tensor_utilisation,tensor_tflops,host_seconds,sampled,simulated_warp_instructions,"
-            "cycles_ci95_pct");
+            "cycles_ci95_pct,bound_by,sol_tensor_pct,sol_fp32_pct,sol_fp16_pct,sol_fp64_pct,"
+            "sol_int_pct,sol_issue_pct,sol_l1_pct,sol_l2_pct,sol_dram_pct,sol_tensor_f16_pct,"
+            "sol_tensor_bf16_pct,sol_tensor_tf32_pct,sol_tensor_fp8_pct,sol_tensor_int8_pct,"
+            "sol_tensor_int4_pct,sol_tensor_fp64_pct,sol_tensor_binary_pct,arithmetic_intensity");
   EXPECT_EQ(csv_row(kernel_record(r)),
-            "7,_Z3fooi,1,1,1,1,1,1,0,1000,250,0.25,0,0,0,0,0,0,0,0,0,0");
+            "7,_Z3fooi,1,1,1,1,1,1,0,1000,250,0.25,0,0,0,0,0,0,0,0,0,0,none,0,0,0,0,0,0,0,0,0,"
+            "0,0,0,0,0,0,0,0,0");
 }
 
 TEST(RunOutput, JsonDocumentOfNoKernels) {

@@ -64,7 +64,7 @@ TEST(LocalSweep, RunsEveryPointAndMergesEqualToEachRunsResults) {
       "kernel_id",           "kernel_name", "grid_x"};
   ASSERT_GT(columns.size(), leading.size());
   EXPECT_EQ(std::vector<std::string>(columns.begin(), columns.begin() + 9), leading);
-  const auto first_stat = std::find(columns.begin(), columns.end(), "cycles_ci95_pct") + 1;
+  const auto first_stat = std::find(columns.begin(), columns.end(), "arithmetic_intensity") + 1;
   ASSERT_NE(first_stat, columns.end());
   EXPECT_TRUE(std::is_sorted(first_stat, columns.end()));
   EXPECT_EQ(*first_stat, "gpu.cta_scheduler.ctas_placed");
