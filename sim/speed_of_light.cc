@@ -48,6 +48,25 @@ std::array<SolColumn, kNumSolColumns> sol_columns(const SpeedOfLight& sol) {
   return columns;
 }
 
+namespace {
+
+void find_bound(SpeedOfLight& sol) {
+  const auto top = std::max_element(sol.pct.begin(), sol.pct.end());  // the first of equal maxima
+  sol.bound = *top > 0;
+  sol.bound_by = static_cast<SolLimit>(top - sol.pct.begin());
+}
+
+}  // namespace
+
+SpeedOfLight rescaled(const SpeedOfLight& sol, double scale, double issue_pct) {
+  SpeedOfLight r = sol;
+  for (double& p : r.pct) p *= scale;
+  for (double& p : r.tensor_pct) p *= scale;  // NaN stays NaN
+  r.pct[static_cast<std::size_t>(SolLimit::kIssue)] = issue_pct;
+  find_bound(r);
+  return r;
+}
+
 SpeedOfLight speed_of_light(const SolWork& work, const config::GpuPeaks& peaks) {
   SpeedOfLight sol;
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -88,9 +107,7 @@ SpeedOfLight speed_of_light(const SolWork& work, const config::GpuPeaks& peaks) 
   p[static_cast<std::size_t>(SolLimit::kL2)] = pct(work.l2_bytes, peaks.l2_bytes_per_second, s);
   p[static_cast<std::size_t>(SolLimit::kDram)] =
       pct(work.dram_bytes, peaks.dram_bytes_per_second, s);
-  const auto top = std::max_element(p.begin(), p.end());  // the first of equal maxima
-  sol.bound = *top > 0;
-  sol.bound_by = static_cast<SolLimit>(top - p.begin());
+  find_bound(sol);
   return sol;
 }
 

@@ -72,4 +72,10 @@ std::array<SolColumn, kNumSolColumns> sol_columns(const SpeedOfLight& sol);
 // Percentages of `work` against `peaks`; all 0 (bound false) when seconds is 0.
 SpeedOfLight speed_of_light(const SolWork& work, const config::GpuPeaks& peaks);
 
+// The same work done at another time: every percentage times `scale` (= the old time /
+// the new time), then sol_issue_pct replaced by `issue_pct` (the launch's own warp
+// instructions over its issue slots) and bound_by found again. For a launch estimated
+// from another of its class (sim/kernel_sampler.h).
+SpeedOfLight rescaled(const SpeedOfLight& sol, double scale, double issue_pct);
+
 }  // namespace sassim::sim

@@ -123,6 +123,20 @@ TEST(SpeedOfLight, FlopsOfATypeWithoutAPeakAreNamedNotCounted) {
   EXPECT_DOUBLE_EQ(s.arithmetic_intensity, 5660.0 / 96);  // still FLOPs of the kernel
 }
 
+TEST(SpeedOfLight, RescaledToAnotherTimeScalesEveryPercentage) {
+  // Twice the time (scale 0.5): dram 75% -> 37.5%, int 37.5% -> 18.75%, tensor 50% -> 25%;
+  // issue set to 40%, which now binds.
+  const SpeedOfLight s = rescaled(speed_of_light(work(), peaks()), 0.5, 40.0);
+  EXPECT_EQ(at(s, SolLimit::kDram), 37.5);
+  EXPECT_EQ(at(s, SolLimit::kInt), 18.75);
+  EXPECT_EQ(at(s, SolLimit::kTensor), 25.0);
+  EXPECT_EQ(s.tensor_pct[kFp8], 12.5);
+  EXPECT_TRUE(std::isnan(s.tensor_pct[kInt4]));
+  EXPECT_EQ(at(s, SolLimit::kIssue), 40.0);
+  EXPECT_EQ(s.bound_by, SolLimit::kIssue);
+  EXPECT_DOUBLE_EQ(s.arithmetic_intensity, 1660.0 / 96);  // the same work and bytes
+}
+
 TEST(SpeedOfLight, LimitNamesRoundTripAndAnUnknownOneIsAnError) {
   for (std::size_t i = 0; i < kNumSolLimits; ++i) {
     const auto limit = static_cast<SolLimit>(i);
