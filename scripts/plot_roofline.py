@@ -69,11 +69,14 @@ def main():
     ax.plot(xs, [min(fp32_peak, bandwidth * x) for x in xs], color="black", linewidth=1.5)
     ax.annotate(f"FP32 {fp32_peak / 1e12:.2f} TFLOP/s", (hi, fp32_peak), ha="right", va="bottom",
                 fontsize=8)
-    for (precision, peak), color in zip(tensor.items(), plt.cm.tab10.colors[2:]):
+    # One dashed line per distinct tensor peak; a label at the FP32 line goes below it.
+    groups = roofline.group_ceilings(tensor)
+    for (precisions, peak), color in zip(groups, plt.cm.tab10.colors[2:]):
         ax.plot(xs, [min(peak, bandwidth * x) for x in xs], color=color, linewidth=1.2,
                 linestyle="--")
-        ax.annotate(f"tensor {precision} {peak / 1e12:.1f} TFLOP/s", (hi, peak), ha="right",
-                    va="bottom", fontsize=8, color=color)
+        below = abs(peak - fp32_peak) <= 0.005 * fp32_peak
+        ax.annotate(f"tensor {'/'.join(precisions)} {peak / 1e12:.1f} TFLOP/s", (hi, peak),
+                    ha="right", va="top" if below else "bottom", fontsize=8, color=color)
     ax.annotate(f"DRAM {bandwidth / 1e9:.0f} GB/s", (lo * 1.2, bandwidth * lo * 1.4), fontsize=8,
                 rotation=0)
     if not finite.empty:

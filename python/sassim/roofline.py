@@ -50,6 +50,21 @@ def tensor_ceilings(results, wanted=None):
     return {t: have[t] for t in TENSOR_TYPES if t in wanted}
 
 
+def group_ceilings(ceilings, rel=0.005):
+    """Returns [(names, value)] of {name: value}, names whose values lie within `rel` of
+    the first of their group's joined, in the order first seen (one line and one label
+    per group on a plot: A100's f16 and bf16 peaks are the same)."""
+    groups = []
+    for name, value in ceilings.items():
+        for names, first in groups:
+            if abs(value - first) <= rel * first:
+                names.append(name)
+                break
+        else:
+            groups.append(([name], value))
+    return [(names, value) for names, value in groups]
+
+
 def roofline_points(results, types=None):
     """Returns a DataFrame per kernel of a Results: label, flops, dram_bytes, seconds
     (cycles / core clock), flop_per_s, intensity (FLOP per DRAM byte; inf without DRAM

@@ -136,6 +136,13 @@ class ResultsFile(unittest.TestCase):
                                     r"of f16, bf16, tf32, fp8"):
             roofline.tensor_ceilings(r, ["fp4"])
 
+    def test_equal_ceilings_share_a_line(self):
+        groups = roofline.group_ceilings({"f16": 312e12, "bf16": 312.1e12, "tf32": 156e12,
+                                          "fp64": 19.5e12, "int8": 624e12})
+        self.assertEqual(groups, [(["f16", "bf16"], 312e12), (["tf32"], 156e12),
+                                  (["fp64"], 19.5e12), (["int8"], 624e12)])
+        self.assertEqual(roofline.group_ceilings({}), [])
+
     def test_missing_counters_are_clear_errors(self):
         results_fixture.write_results(self.path, [{"name": "k", "cycles": 1,
                                                    "warp_instructions": 1}], {"gpu.x": [1]})
