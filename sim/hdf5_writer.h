@@ -5,7 +5,9 @@
 //   /kernels     table, one row per launch: id, name, grid_x..z, block_x..z,
 //                start_cycle, cycles, warp_instructions, ipc, l1_hit_rate,
 //                l2_hit_rate, dram_bytes, dram_gbps, tensor_utilisation,
-//                tensor_tflops, host_seconds
+//                tensor_tflops, host_seconds, sampled, simulated_warp_instructions,
+//                cycles_ci95_pct, then the speed of light: bound_by, sol_<limit>_pct,
+//                sol_tensor_<type>_pct, arithmetic_intensity (sim/speed_of_light.h)
 //   /stats/names   every counter name (strings)
 //   /stats/values  float64 [kernels x names]: each counter's change per kernel
 //   /per_sm/<counter>  float64 [kernels x SMs] for each per-SM counter
