@@ -45,9 +45,15 @@ constexpr std::array<std::string_view, 29> kFixedColumns = {"run_index",
                                                             "energy_per_flop_j",
                                                             "energy_per_dram_byte_j"};
 
+// The speed-of-light columns of /kernels (sim/speed_of_light.h), after kFixedColumns.
+bool is_speed_of_light(const std::string& column) {
+  return column == "bound_by" || column == "arithmetic_intensity" ||
+         (column.starts_with("sol_") && column.ends_with("_pct"));
+}
+
 bool is_parameter(const std::string& column) {
   return std::find(kFixedColumns.begin(), kFixedColumns.end(), column) == kFixedColumns.end() &&
-         !column.starts_with("gpu.");
+         !column.starts_with("gpu.") && !is_speed_of_light(column);
 }
 
 bool same_value(const std::string& a, const std::string& b) {

@@ -35,6 +35,7 @@ class ByteCredit {
   // the current one (0 when the credit covered it).
   std::uint64_t consume(std::int64_t amount) {
     credit_ -= amount;
+    consumed_ += amount;
     if (credit_ >= 0) return 0;
     return static_cast<std::uint64_t>((-credit_ + per_unit_ - 1) / per_unit_);
   }
@@ -45,12 +46,16 @@ class ByteCredit {
   }
   std::int64_t credit() const { return credit_; }
   std::int64_t per_unit() const { return per_unit_; }
+  // Everything taken since construction (the resource's busy bytes, for its use
+  // against per_unit x elapsed time units).
+  std::int64_t consumed() const { return consumed_; }
 
  private:
   std::int64_t per_unit_;
   std::int64_t cap_;
   std::int64_t credit_;
   std::uint64_t last_ = 0;
+  std::int64_t consumed_ = 0;
 };
 
 }  // namespace sassim

@@ -398,6 +398,8 @@ void L1Unit::report(StatSink& sink) const {
                    static_cast<double>(stats_.mshr_full_stall_cycles));
   sink.add_counter(name_, "write_credit_stall_cycles",
                    static_cast<double>(stats_.write_credit_stall_cycles));
+  // Bytes charged to the data path (hits, fills, shared passes, copies, wgmma operands).
+  sink.add_counter(name_, "data_path_bytes", static_cast<double>(data_path_.consumed()));
 }
 
 }  // namespace sassim::memsys

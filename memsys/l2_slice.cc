@@ -450,6 +450,8 @@ void L2Slice::report(StatSink& sink) const {
     sink.add_counter(name_, "fetched_sectors", static_cast<double>(stats_.fetched_sectors));
   sink.add_counter(name_, "atomics", static_cast<double>(stats_.atomics));
   sink.add_counter(name_, "merged_reads", static_cast<double>(stats_.merged_reads));
+  // Bytes charged to the slice's data bandwidth (l2.slice_bytes_per_cycle).
+  sink.add_counter(name_, "data_bytes", static_cast<double>(bandwidth_.consumed()));
 }
 
 }  // namespace sassim::memsys

@@ -9,6 +9,10 @@
         runs both binaries with --out on each trace (default: every bundled reference
         trace on its preset, a 1,000-launch workload of the a100 PyTorch helper
         kernels, and the a100 GEMM trace on h100) and compares the files.
+    --added (before either form)
+        the newer file (B, NEW) may hold more than the older: /kernels columns, counters
+        (/stats by name, /per_sm) and datasets the older lacks are listed, not failures;
+        everything both hold must still be identical bit for bit.
 
 Exit status 0 when every pair is identical, 1 otherwise.
 """
@@ -87,12 +91,12 @@ def field_or_default(table, name, other):
     return np.full(table.shape, default, dtype=other[name].dtype)
 
 
-def same_array(a, b):
+def same_array(a, b, added=False):
     if a.shape != b.shape:
         return False
     if a.dtype.names and b.dtype.names:
         for name in set(a.dtype.names) | set(b.dtype.names):
-            if name in IGNORED_FIELDS:
+            if name in IGNORED_FIELDS or (added and name not in a.dtype.names):
                 continue
             if name in ADDED_FIELDS and (name not in a.dtype.names or name not in b.dtype.names):
                 continue
@@ -111,8 +115,23 @@ def h5py_text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def compare_files(path_a, path_b):
-    """Differences between two results files, as messages (empty when identical)."""
+def same_stats(a, b):
+    """Whether every counter of file a's /stats has the same values in file b's (which
+    may hold more)."""
+    names_a = [str(n) for n in a["stats/names"].asstr()[()]]
+    names_b = [str(n) for n in b["stats/names"].asstr()[()]]
+    index_b = {n: i for i, n in enumerate(names_b)}
+    if any(n not in index_b for n in names_a):
+        return False
+    values_a = np.asarray(a["stats/values"][()]).reshape(-1, len(names_a))
+    values_b = np.asarray(b["stats/values"][()]).reshape(-1, len(names_b))
+    picked = values_b[:, [index_b[n] for n in names_a]]
+    return values_a.shape == picked.shape and values_a.tobytes() == picked.tobytes()
+
+
+def compare_files(path_a, path_b, added=False, notes=None):
+    """Differences between two results files, as messages (empty when identical). With
+    `added`, what only b holds is appended to `notes` (a list) instead."""
     problems = []
     with h5py.File(path_a, "r") as a, h5py.File(path_b, "r") as b:
         for key in sorted((set(a.attrs) | set(b.attrs)) - IGNORED_ATTRIBUTES):
@@ -134,19 +153,27 @@ def compare_files(path_a, path_b):
                 if without_energy(texts[0]) != without_energy(texts[1]):
                     problems.append("config differs")
                 continue
+            if added and path not in items["a"]:
+                if notes is not None:
+                    notes.append(f"{path} only in b")
+                continue
             if path not in items["a"] or path not in items["b"]:
                 problems.append(f"{path} only in {'b' if path not in items['a'] else 'a'}")
+                continue
+            if added and path in ("stats/names", "stats/values"):
+                if path == "stats/values" and not same_stats(a, b):
+                    problems.append("/stats differs in the counters both files hold")
                 continue
             x, y = items["a"][path], items["b"][path]
             if isinstance(x, h5py.Group) != isinstance(y, h5py.Group):
                 problems.append(f"{path}: group in one file, dataset in the other")
             elif isinstance(x, h5py.Dataset) and not same_array(np.asarray(x[()]),
-                                                                np.asarray(y[()])):
+                                                                np.asarray(y[()]), added):
                 problems.append(f"{path} differs")
     return problems
 
 
-def run_pairs(old, new, runs):
+def run_pairs(old, new, runs, added=False):
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         for n, (preset, trace) in enumerate(runs):
@@ -159,11 +186,14 @@ def run_pairs(old, new, runs):
                 subprocess.run([binary, "run", "-q", "--config", preset, trace, "--out", out],
                                check=True, stdout=subprocess.DEVNULL, cwd=REPO)
                 outs.append(out)
-            problems = compare_files(*outs)
+            notes = []
+            problems = compare_files(*outs, added=added, notes=notes)
             with h5py.File(outs[0], "r") as f:
                 shape = f["stats/values"].shape
                 per_sm = len(f["per_sm"])
             verdict = "identical" if not problems else "DIFFERENT: " + "; ".join(problems[:5])
+            if notes and not problems:
+                verdict += f" (new has {len(notes)} more datasets)"
             print(f"{preset:8} {shown}: "
                   f"{shape[0]} kernels x {shape[1]} counters, {per_sm} per-SM counters: {verdict}")
             failed += bool(problems)
@@ -171,16 +201,23 @@ def run_pairs(old, new, runs):
 
 
 def main(argv):
+    added = bool(argv) and argv[0] == "--added"
+    if added:
+        argv = argv[1:]
     if len(argv) >= 3 and argv[0] == "--run":
         rest = argv[3:]
         if len(rest) % 2:
             sys.exit("usage: compare_results.py --run OLD NEW [PRESET TRACE]...")
         runs = list(zip(rest[::2], rest[1::2])) or DEFAULT_RUNS
-        return 1 if run_pairs(os.path.abspath(argv[1]), os.path.abspath(argv[2]), runs) else 0
+        return 1 if run_pairs(os.path.abspath(argv[1]), os.path.abspath(argv[2]), runs,
+                              added) else 0
     if len(argv) == 2:
-        problems = compare_files(*argv)
+        notes = []
+        problems = compare_files(*argv, added=added, notes=notes)
         for p in problems:
             print(p)
+        for n in notes:
+            print(f"note: {n}")
         print("identical" if not problems else f"{len(problems)} difference(s)")
         return 1 if problems else 0
     sys.exit(__doc__)

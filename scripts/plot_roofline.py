@@ -7,6 +7,10 @@ clocks.core_mhz). The ceilings come from the config stored in the file:
   peak DRAM bandwidth = dram.channels * dram.bus_width_bits / 8 * dram.data_rate_mtps * 1e6
   peak FP32 FLOP/s    = num_sms * sm.sub_cores * (32 / sm.units.fp32.initiation_interval_cycles)
                         * 2 * core clock
+and one ceiling per tensor operand type (f16, bf16, tf32, fp8, int8, ...) the config has
+a dense peak for, from the file's /peaks table (the simulator's own figures, configs/peaks.h:
+2 x M x N x K of each sm.tensor_ops form over its initiation interval, per sub-core or per SM,
+times SMs and the core clock); files written before /peaks get the FP32 ceiling only.
 Kernels without DRAM traffic have no arithmetic intensity; they are drawn at the right
 edge (triangles). Kernels without FLOPs cannot be placed and are listed in a note.
 
@@ -36,19 +40,27 @@ def main():
         "--flops",
         help="comma-separated FLOP types to count (fp32, fp64, fp16, tensor; default all)",
     )
+    parser.add_argument(
+        "--tensor",
+        help="comma-separated tensor precisions to draw ceilings for (f16, bf16, tf32, fp8, int8, "
+        "int4, fp64, binary; default every one the config has a peak for; 'none' for none)",
+    )
     parser.add_argument("--title", help="plot title (default: the results file name)")
     args = parser.parse_args()
 
     results = read_results(args.results)
     types = args.flops.split(",") if args.flops else None
     bandwidth, fp32_peak, _ = roofline.roofline_ceilings(results.config, f"{args.results}:/config")
+    wanted = None if args.tensor is None else [] if args.tensor == "none" else args.tensor.split(",")
+    tensor = roofline.tensor_ceilings(results, wanted)
+    top = max([fp32_peak] + list(tensor.values()))
     points = roofline.roofline_points(results, types)
     placed = points[(points["flops"] > 0) & (points["seconds"] > 0)]
     finite = placed[placed["intensity"] != math.inf]
     no_dram = placed[placed["intensity"] == math.inf]
     unplaced = len(points) - len(placed)
 
-    ridge = fp32_peak / bandwidth
+    ridge = top / bandwidth
     lo = min([ridge / 100] + list(finite["intensity"] / 2))
     hi = max([ridge * 100] + list(finite["intensity"] * 2))
     plt = plotting.pyplot()
@@ -57,6 +69,14 @@ def main():
     ax.plot(xs, [min(fp32_peak, bandwidth * x) for x in xs], color="black", linewidth=1.5)
     ax.annotate(f"FP32 {fp32_peak / 1e12:.2f} TFLOP/s", (hi, fp32_peak), ha="right", va="bottom",
                 fontsize=8)
+    # One dashed line per distinct tensor peak; a label at the FP32 line goes below it.
+    groups = roofline.group_ceilings(tensor)
+    for (precisions, peak), color in zip(groups, plt.cm.tab10.colors[2:]):
+        ax.plot(xs, [min(peak, bandwidth * x) for x in xs], color=color, linewidth=1.2,
+                linestyle="--")
+        below = abs(peak - fp32_peak) <= 0.005 * fp32_peak
+        ax.annotate(f"tensor {'/'.join(precisions)} {peak / 1e12:.1f} TFLOP/s", (hi, peak),
+                    ha="right", va="top" if below else "bottom", fontsize=8, color=color)
     ax.annotate(f"DRAM {bandwidth / 1e9:.0f} GB/s", (lo * 1.2, bandwidth * lo * 1.4), fontsize=8,
                 rotation=0)
     if not finite.empty:
@@ -75,7 +95,7 @@ def main():
     ax.set_yscale("log")
     ax.set_xlim(lo, hi * 1.5)
     ymin = min([fp32_peak / 1e6] + list(placed["flop_per_s"] / 2))
-    ax.set_ylim(ymin, fp32_peak * 3)
+    ax.set_ylim(ymin, top * 3)
     ax.set_xlabel("arithmetic intensity (FLOP per DRAM byte)")
     ax.set_ylabel("FLOP/s")
     kinds = ", ".join(types) if types else "all FLOP types"
@@ -89,7 +109,8 @@ def main():
     fig.tight_layout()
     fig.savefig(args.out, dpi=120)
     print(f"wrote {args.out} ({len(shown)} of {len(points)} kernels placed; peak DRAM "
-          f"{bandwidth / 1e9:.1f} GB/s, peak FP32 {fp32_peak / 1e12:.3f} TFLOP/s)")
+          f"{bandwidth / 1e9:.1f} GB/s, peak FP32 {fp32_peak / 1e12:.3f} TFLOP/s"
+          + "".join(f", tensor {t} {v / 1e12:.1f} TFLOP/s" for t, v in tensor.items()) + ")")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include <H5Cpp.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -51,6 +52,11 @@ constexpr const char* kKernelUnits[] = {"",
                                         "W",
                                         "J/FLOP",
                                         "J/byte"};
+// The units of the speed-of-light columns after them: bound_by, sol_<limit>_pct,
+// sol_tensor_<type>_pct, arithmetic_intensity (sim/speed_of_light.h).
+constexpr const char* kSolUnits[] = {"",  "%", "%", "%", "%", "%", "%", "%", "%",        "%",
+                                     "%", "%", "%", "%", "%", "%", "%", "%", "FLOP/byte"};
+static_assert(std::size(kSolUnits) == kNumSolColumns + 1);
 
 struct KernelRow {
   std::uint32_t id;
@@ -64,6 +70,8 @@ struct KernelRow {
   double cycles_ci95_pct;
   // Energy (sim/energy_model.h); NaN when the config has no energy section.
   double energy_j, avg_power_w, energy_per_flop_j, energy_per_dram_byte_j;
+  const char* bound_by;
+  std::array<double, kNumSolColumns> sol;
 };
 
 H5::CompType kernel_row_type() {
@@ -101,6 +109,12 @@ H5::CompType kernel_row_type() {
                  H5::PredType::NATIVE_DOUBLE);
   t.insertMember("energy_per_dram_byte_j", HOFFSET(KernelRow, energy_per_dram_byte_j),
                  H5::PredType::NATIVE_DOUBLE);
+  t.insertMember("bound_by", HOFFSET(KernelRow, bound_by), str);
+  const std::array<SolColumn, kNumSolColumns> names = sol_columns(SpeedOfLight{});
+  for (std::size_t i = 0; i < kNumSolColumns; ++i) {
+    t.insertMember(names[i].name, HOFFSET(KernelRow, sol) + i * sizeof(double),
+                   H5::PredType::NATIVE_DOUBLE);
+  }
   return t;
 }
 
@@ -113,6 +127,26 @@ void write_string_attribute(H5::H5Object& object, const char* name, const std::s
 
 double energy_or_nan(const KernelResult& r, double value) {
   return r.energy.modelled ? value : std::nan("");
+}
+
+// /peaks: one row per peak rate of the config (configs/peaks.h peak_rows).
+void write_peaks(H5::H5File& file, const config::GpuPeaks& peaks) {
+  struct Row {
+    const char* name;
+    double value;
+    const char* unit;
+  };
+  const std::vector<config::PeakRow> named = config::peak_rows(peaks);
+  std::vector<Row> rows;
+  for (const config::PeakRow& p : named) rows.push_back({p.name.c_str(), p.value, p.unit.c_str()});
+  const H5::StrType str = utf8_string();
+  H5::CompType type(sizeof(Row));
+  type.insertMember("name", HOFFSET(Row, name), str);
+  type.insertMember("value", HOFFSET(Row, value), H5::PredType::NATIVE_DOUBLE);
+  type.insertMember("unit", HOFFSET(Row, unit), str);
+  hsize_t dims[1] = {rows.size()};
+  H5::DataSet ds = file.createDataSet("peaks", type, H5::DataSpace(1, dims));
+  ds.write(rows.data(), type);
 }
 
 void write_kernels(H5::H5File& file, const std::vector<KernelResult>& results) {
@@ -143,21 +177,27 @@ void write_kernels(H5::H5File& file, const std::vector<KernelResult>& results) {
                     energy_or_nan(r, r.energy.total_j),
                     energy_or_nan(r, r.energy.avg_power_w),
                     energy_or_nan(r, r.energy.j_per_flop),
-                    energy_or_nan(r, r.energy.j_per_dram_byte)});
+                    energy_or_nan(r, r.energy.j_per_dram_byte),
+                    r.sol.bound_by_name().data(),
+                    {}});
+    const std::array<SolColumn, kNumSolColumns> sol = sol_columns(r.sol);
+    for (std::size_t i = 0; i < kNumSolColumns; ++i) rows.back().sol[i] = sol[i].value;
   }
   hsize_t dims[1] = {rows.size()};
   H5::CompType type = kernel_row_type();
   H5::DataSet ds = file.createDataSet("kernels", type, H5::DataSpace(1, dims));
   if (!rows.empty()) ds.write(rows.data(), type);
   // `units`: one string per column, in column order.
-  constexpr hsize_t kColumns = std::size(kKernelUnits);
+  std::vector<const char*> all_units(std::begin(kKernelUnits), std::end(kKernelUnits));
+  all_units.insert(all_units.end(), std::begin(kSolUnits), std::end(kSolUnits));
+  const hsize_t kColumns = all_units.size();
   if (static_cast<hsize_t>(type.getNmembers()) != kColumns) {
     throw Error(fmt::format("internal: /kernels has {} columns and {} units", type.getNmembers(),
                             kColumns));
   }
   const H5::StrType str = utf8_string();
   H5::Attribute units = ds.createAttribute("units", str, H5::DataSpace(1, &kColumns));
-  units.write(str, kKernelUnits);
+  units.write(str, all_units.data());
 }
 
 // Every counter name of the results, sorted, and where each schema's counters fall
@@ -331,6 +371,7 @@ void write_hdf5(const std::filesystem::path& file, const RunInfo& run,
       cfg.write(&p, str);
     }
     write_kernels(h5, results);
+    if (run.peaks) write_peaks(h5, *run.peaks);
     write_stats(h5, results, run.num_sms);
     write_energy(h5, results);
   } catch (const H5::Exception& e) {

@@ -5,6 +5,7 @@
 
 #include "sim/kernel_energy.h"
 #include "sim/kernel_stats.h"
+#include "sim/speed_of_light.h"
 #include "traces/kernel_trace.h"
 
 namespace sassim::sim {
@@ -38,6 +39,9 @@ struct KernelResult {
   double cycles_ci95_pct = 0;
   // Energy and power (sim/energy_model.h); not modelled when the config has no `energy`.
   KernelEnergy energy;
+  // Each hardware limit's use as a percentage of the config's peak, the limit that
+  // binds and the arithmetic intensity (sim/speed_of_light.h).
+  SpeedOfLight sol;
 };
 
 }  // namespace sassim::sim

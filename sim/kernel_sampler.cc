@@ -86,6 +86,10 @@ KernelResult KernelSampler::estimate(std::size_t launch, const traces::KernelInf
   r.tensor_tflops = rep.tensor_tflops * scale;
   r.issue_slots =
       static_cast<std::uint64_t>(std::llround(static_cast<double>(rep.issue_slots) / scale));
+  r.sol = rescaled(rep.sol, scale,
+                   r.issue_slots == 0 ? 0.0
+                                      : 100.0 * static_cast<double>(r.warp_insts) /
+                                            static_cast<double>(r.issue_slots));
   r.host_seconds = 0;
   r.sampled = true;
   r.waves_sampled = false;

@@ -1,5 +1,10 @@
 #include "sim/kernel_summary.h"
 
+#include <fmt/format.h>
+
+#include "configs/peaks.h"
+#include "isa/opcode.h"
+
 namespace sassim::sim {
 
 KernelSummary::KernelSummary(const StatsSchema& schema)
@@ -11,7 +16,19 @@ KernelSummary::KernelSummary(const StatsSchema& schema)
       dram_write_bytes_(schema.matching("gpu.dram.channel[", ".write_bytes")),
       tensor_busy_cycles_(schema.matching("gpu.sm[", ".tensor_busy_cycles")),
       tensor_flops_(schema.matching("gpu.sm[", ".flops.tensor")),
-      energy_counters_(schema) {}
+      energy_counters_(schema),
+      fp32_flops_(schema.matching("gpu.sm[", ".flops.fp32")),
+      fp16_flops_(schema.matching("gpu.sm[", ".flops.fp16")),
+      fp64_flops_(schema.matching("gpu.sm[", ".flops.fp64")),
+      int_alu_insts_(schema.matching("gpu.sm[", ".insts.int_alu")),
+      int_mad_insts_(schema.matching("gpu.sm[", ".insts.int_mad")),
+      l1_data_path_bytes_(schema.matching("gpu.sm[", ".l1.data_path_bytes")),
+      l2_data_bytes_(schema.matching("gpu.l2.slice[", ".data_bytes")) {
+  for (std::size_t t = 1; t < config::kNumMmaTypes; ++t) {
+    const std::string_view type = isa::mma_type_name(static_cast<isa::MmaType>(t));
+    tensor_flops_by_type_[t] = schema.matching("gpu.sm[", fmt::format(".tensor_flops.{}", type));
+  }
+}
 
 void KernelSummary::fill(const StatsSnapshot& change, const config::GpuConfig& config,
                          KernelResult& r) const {
@@ -34,6 +51,21 @@ void KernelSummary::fill(const StatsSnapshot& change, const config::GpuConfig& c
   if (config.has_energy()) {
     r.energy = EnergyModel(config).compute(energy_counters_.gather(change), r.cycles);
   }
+  SolWork work;
+  work.seconds = seconds;
+  for (std::size_t t = 1; t < config::kNumMmaTypes; ++t) {
+    work.tensor_flops[t] = change.sum(tensor_flops_by_type_[t]);
+  }
+  work.fp32_flops = change.sum(fp32_flops_);
+  work.fp16_flops = change.sum(fp16_flops_);
+  work.fp64_flops = change.sum(fp64_flops_);
+  work.int_alu_insts = change.sum(int_alu_insts_);
+  work.int_mad_insts = change.sum(int_mad_insts_);
+  work.warp_insts = static_cast<double>(r.warp_insts);
+  work.l1_bytes = change.sum(l1_data_path_bytes_);
+  work.l2_bytes = change.sum(l2_data_bytes_);
+  work.dram_bytes = r.dram_bytes;
+  r.sol = speed_of_light(work, config::gpu_peaks(config));
 }
 
 }  // namespace sassim::sim

@@ -2,6 +2,7 @@
 // The whole-GPU figures of a kernel's result (hit rates, DRAM traffic, tensor use),
 // from the change of its counters; the counters each figure sums are found once per
 // schema, not by name per kernel.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +30,12 @@ class KernelSummary {
   std::vector<std::uint32_t> dram_read_bytes_, dram_write_bytes_;
   std::vector<std::uint32_t> tensor_busy_cycles_, tensor_flops_;
   EnergyCounterIndex energy_counters_;
+  // Speed of light (sim/speed_of_light.h): FLOPs by tensor operand type and kind,
+  // integer-pipe instructions, bytes charged to the L1 and L2 data paths.
+  std::array<std::vector<std::uint32_t>, config::kNumMmaTypes> tensor_flops_by_type_;
+  std::vector<std::uint32_t> fp32_flops_, fp16_flops_, fp64_flops_;
+  std::vector<std::uint32_t> int_alu_insts_, int_mad_insts_;
+  std::vector<std::uint32_t> l1_data_path_bytes_, l2_data_bytes_;
 };
 
 }  // namespace sassim::sim

@@ -9,6 +9,7 @@
 #include "sim/cpi_report.h"
 #include "sim/energy_report.h"
 #include "sim/sm.h"
+#include "sim/sol_report.h"
 
 namespace sassim::sim {
 namespace {
@@ -54,6 +55,7 @@ void print_notes(std::FILE* out, const std::vector<KernelResult>& results, const
       t.warp_insts, host, host > 0 ? static_cast<double>(t.warp_insts) / host : 0.0,
       host > 0 ? static_cast<double>(t.cycles) / host : 0.0);
   print_cycle_breakdown(out, results);
+  print_speed_of_light(out, results);
 }
 
 }  // namespace

@@ -15,6 +15,13 @@ KERNEL_COLUMNS = [
     "l2_hit_rate", "dram_bytes", "dram_gbps", "tensor_utilisation", "tensor_tflops",
     "host_seconds", "sampled", "simulated_warp_instructions", "cycles_ci95_pct",
     "energy_j", "avg_power_w", "energy_per_flop_j", "energy_per_dram_byte_j",
+    # Speed of light (docs/RESULTS.md): the binding limit, each limit's and each tensor
+    # operand type's percentage of the config's peak, FLOPs per DRAM byte.
+    "bound_by", "sol_tensor_pct", "sol_fp32_pct", "sol_fp16_pct", "sol_fp64_pct", "sol_int_pct",
+    "sol_issue_pct", "sol_l1_pct", "sol_l2_pct", "sol_dram_pct", "sol_tensor_f16_pct",
+    "sol_tensor_bf16_pct", "sol_tensor_tf32_pct", "sol_tensor_fp8_pct", "sol_tensor_int8_pct",
+    "sol_tensor_int4_pct", "sol_tensor_fp64_pct", "sol_tensor_binary_pct",
+    "arithmetic_intensity",
 ]
 # Root attributes of a results file.
 ATTRIBUTES = ["sassim_version", "git_commit", "trace", "config_name"]
@@ -24,14 +31,17 @@ class Results:
     """One results file, as read_results returns it: `kernels` (DataFrame, one row per
     launch: kernel_id, kernel_name, cycles, ...), `stats` (DataFrame [kernels x counter
     names]), `config` (flat dict, see parse_config_text), `attributes` (dict of the
-    root attributes present) and `file` (the path)."""
+    root attributes present), `file` (the path) and `peaks` ({name: value} of /peaks, the
+    config's peak rates as the simulator computes them: "tensor_bf16" in FLOP/s, "dram" in
+    bytes/s, ...; empty for files written before /peaks)."""
 
-    def __init__(self, file, kernels, stats, config, attributes=None):
+    def __init__(self, file, kernels, stats, config, attributes=None, peaks=None):
         self.file = file
         self.kernels = kernels
         self.stats = stats
         self.config = config
         self.attributes = attributes or {}
+        self.peaks = peaks or {}
 
 
 def read_results(path):
@@ -68,6 +78,8 @@ def _read(f, path):
     kernels = pd.DataFrame({name: table[name] for name in table.dtype.names})
     kernels = kernels.rename(columns={"id": "kernel_id", "name": "kernel_name"})
     kernels["kernel_name"] = [text(n) for n in kernels["kernel_name"]]
+    if "bound_by" in kernels:
+        kernels["bound_by"] = [text(n) for n in kernels["bound_by"]]
     names = [text(n) for n in f["stats/names"][:]]
     values = np.asarray(f["stats/values"][:], dtype=float).reshape(len(kernels), len(names))
     stats = pd.DataFrame(values, columns=names)
@@ -75,7 +87,10 @@ def _read(f, path):
     attributes = {a: text(f.attrs[a]) for a in ATTRIBUTES if a in f.attrs}
     # A run stopped by SIGINT or SIGTERM holds only the kernels it finished.
     attributes["partial"] = bool(f.attrs["partial"]) if "partial" in f.attrs else False
-    return Results(path, kernels, stats, config, attributes)
+    peaks = {}
+    if "peaks" in f:
+        peaks = {text(row["name"]): float(row["value"]) for row in f["peaks"][:]}
+    return Results(path, kernels, stats, config, attributes, peaks)
 
 
 def load_results(path, counters=False):

@@ -7,6 +7,7 @@ import pandas as pd
 
 from .config_text import config_number
 from .counters import flops
+from .errors import SassimError
 from .names import kernel_labels
 
 
@@ -23,6 +24,45 @@ def roofline_ceilings(config, source="config"):
     fp32 = (n("num_sms") * n("sm.sub_cores") * (32 / n("sm.units.fp32.initiation_interval_cycles"))
             * 2 * clock_hz)
     return bandwidth, fp32, clock_hz
+
+
+# Tensor operand types of /peaks rows "tensor_<type>" (isa::MmaType names), in order.
+TENSOR_TYPES = ["f16", "bf16", "tf32", "fp8", "int8", "int4", "fp64", "binary"]
+
+
+def tensor_ceilings(results, wanted=None):
+    """Returns {operand type: dense peak FLOP/s} of a Results, from its /peaks table (the
+    simulator's figures: configs/peaks.h), in TENSOR_TYPES order: every type the config
+    has a peak for, or the types in `wanted`. SassimError naming a wanted type that is
+    not a tensor operand type or that the config has no peak for; {} for a file without
+    /peaks (written before it) when nothing is wanted."""
+    have = {t: results.peaks[f"tensor_{t}"] for t in TENSOR_TYPES if f"tensor_{t}" in results.peaks}
+    if wanted is None:
+        return have
+    for t in wanted:
+        if t not in TENSOR_TYPES:
+            raise SassimError(f"unknown tensor precision '{t}': expected one of "
+                              f"{', '.join(TENSOR_TYPES)}")
+        if t not in have:
+            raise SassimError(
+                f"{results.file}: the config has no {t} tensor peak (no sm.tensor_ops entry "
+                f"of a dense {t} form); it has: {', '.join(have) or 'none'}")
+    return {t: have[t] for t in TENSOR_TYPES if t in wanted}
+
+
+def group_ceilings(ceilings, rel=0.005):
+    """Returns [(names, value)] of {name: value}, names whose values lie within `rel` of
+    the first of their group's joined, in the order first seen (one line and one label
+    per group on a plot: A100's f16 and bf16 peaks are the same)."""
+    groups = []
+    for name, value in ceilings.items():
+        for names, first in groups:
+            if abs(value - first) <= rel * first:
+                names.append(name)
+                break
+        else:
+            groups.append(([name], value))
+    return [(names, value) for names, value in groups]
 
 
 def roofline_points(results, types=None):

@@ -108,7 +108,8 @@ def stat_columns(table, pattern):
 # Columns that are ratios or rates: summing over kernels would be wrong.
 _MEAN_COLUMNS = {
     "l1_hit_rate", "l2_hit_rate", "dram_gbps", "tensor_utilisation", "tensor_tflops",
-}
+    "arithmetic_intensity",
+} | {c for c in KERNEL_COLUMNS if c.startswith("sol_")}
 
 
 def sweep_series(table, param, stat, kernel=None):

@@ -21,6 +21,7 @@
 
 #include "configs/config_loader.h"
 #include "configs/derived.h"
+#include "configs/peaks.h"
 #include "ground/error.h"
 #include "isa/arch.h"
 #include "sim/cli/commands.h"
@@ -217,7 +218,8 @@ void run(const RunOptions& options) {
                       gpu_config.num_sms(),
                       stop_signal != 0,
                       options.sample,
-                      total_ci};
+                      total_ci,
+                      config::gpu_peaks(gpu_config)};
     sim::write_hdf5(options.out, info, results);
     if (!print_error) {
       fmt::print(notes, "results written to {}{}\n", options.out,

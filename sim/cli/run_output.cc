@@ -11,6 +11,7 @@ namespace sassim::cli {
 
 namespace {
 
+// The columns before the energy and speed-of-light figures.
 Record base_record(const sim::KernelResult& r) {
   return {{"id", std::uint64_t{r.info.id}},
           {"name", r.info.name},
@@ -36,14 +37,17 @@ Record base_record(const sim::KernelResult& r) {
           {"cycles_ci95_pct", r.cycles_ci95_pct}};
 }
 
-// Energy figures (null when the config has none: docs/RESULTS.md), then in JSON the
-// split by component.
+// Energy figures (null when the config has none: docs/RESULTS.md).
 void append_energy(Record& record, const sim::KernelEnergy& e) {
   const auto value = [&e](double v) { return e.modelled ? v : std::nan(""); };
   record.emplace_back("energy_j", value(e.total_j));
   record.emplace_back("avg_power_w", value(e.avg_power_w));
   record.emplace_back("energy_per_flop_j", value(e.j_per_flop));
   record.emplace_back("energy_per_dram_byte_j", value(e.j_per_dram_byte));
+}
+
+// In JSON only, last: the energy split by component.
+void append_energy_split(Record& record, const sim::KernelEnergy& e) {
   if (!e.modelled) return;
   Record split;
   for (std::size_t p = 0; p < sim::kNumEnergyParts; ++p) {
@@ -58,6 +62,10 @@ void append_energy(Record& record, const sim::KernelEnergy& e) {
 Record kernel_record(const sim::KernelResult& r) {
   Record record = base_record(r);
   append_energy(record, r.energy);
+  // Speed of light (sim/speed_of_light.h).
+  record.emplace_back("bound_by", std::string(r.sol.bound_by_name()));
+  for (sim::SolColumn& c : sim::sol_columns(r.sol)) record.emplace_back(std::move(c.name), c.value);
+  append_energy_split(record, r.energy);
   return record;
 }
 

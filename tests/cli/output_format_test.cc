@@ -83,17 +83,26 @@ TEST(RunOutput, KernelRecordsHaveTheResultsFileColumns) {
             "id,name,grid_x,grid_y,grid_z,block_x,block_y,block_z,start_cycle,cycles,"
             "warp_instructions,ipc,l1_hit_rate,l2_hit_rate,dram_bytes,dram_gbps,"
             "tensor_utilisation,tensor_tflops,host_seconds,sampled,simulated_warp_instructions,"
-            "cycles_ci95_pct,energy_j,avg_power_w,energy_per_flop_j,energy_per_dram_byte_j");
-  // Not modelled (no energy section): NaN, which csv writes as nan and json as null.
+            "cycles_ci95_pct,energy_j,avg_power_w,energy_per_flop_j,energy_per_dram_byte_j,"
+            "bound_by,sol_tensor_pct,sol_fp32_pct,sol_fp16_pct,sol_fp64_pct,"
+            "sol_int_pct,sol_issue_pct,sol_l1_pct,sol_l2_pct,sol_dram_pct,sol_tensor_f16_pct,"
+            "sol_tensor_bf16_pct,sol_tensor_tf32_pct,sol_tensor_fp8_pct,sol_tensor_int8_pct,"
+            "sol_tensor_int4_pct,sol_tensor_fp64_pct,sol_tensor_binary_pct,arithmetic_intensity");
+  // Energy not modelled (no energy section): NaN, which csv writes as nan and json as null.
   EXPECT_EQ(csv_row(kernel_record(r)),
-            "7,_Z3fooi,1,1,1,1,1,1,0,1000,250,0.25,0,0,0,0,0,0,0,0,0,0,nan,nan,nan,nan");
+            "7,_Z3fooi,1,1,1,1,1,1,0,1000,250,0.25,0,0,0,0,0,0,0,0,0,0,nan,nan,nan,nan,none,0,0,"
+            "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0");
   r.energy.modelled = true;
   r.energy.joules[static_cast<std::size_t>(sim::EnergyPart::kDram)] = 0.5;
   r.energy.total_j = 2;
   r.energy.avg_power_w = 400;
   const std::string json = json_object(kernel_record(r));
   EXPECT_NE(json.find("\"energy_j\": 2, \"avg_power_w\": 400, \"energy_per_flop_j\": 0, "
-                      "\"energy_per_dram_byte_j\": 0, \"energy_split_j\": {\"instructions\": 0, "
+                      "\"energy_per_dram_byte_j\": 0, \"bound_by\": \"none\""),
+            std::string::npos)
+      << json;
+  // The split by component comes last, in JSON only.
+  EXPECT_NE(json.find("\"arithmetic_intensity\": 0, \"energy_split_j\": {\"instructions\": 0, "
                       "\"tensor\": 0, \"register_file\": 0, \"l1\": 0, \"shared\": 0, \"l2\": 0, "
                       "\"interconnect\": 0, \"dram\": 0.5, \"sm_static\": 0, \"sm_idle\": 0, "
                       "\"chip_static\": 0}}"),

@@ -49,9 +49,10 @@ dram {
 """
 
 
-def write_results(path, kernels, stats, config_text=CONFIG_TEXT):
+def write_results(path, kernels, stats, config_text=CONFIG_TEXT, peaks=None):
     """kernels: list of dicts (name, cycles, warp_instructions, dram_bytes; id defaults to
-    the position + 1); stats: {counter name: [value per kernel]}."""
+    the position + 1); stats: {counter name: [value per kernel]}; peaks: {name: value} for
+    a /peaks table (none when None)."""
     rows = np.zeros(len(kernels), dtype=KERNEL_DTYPE)
     for i, k in enumerate(kernels):
         rows[i]["id"] = k.get("id", i + 1)
@@ -69,4 +70,10 @@ def write_results(path, kernels, stats, config_text=CONFIG_TEXT):
         f.create_dataset("kernels", data=rows)
         f.create_dataset("stats/names", data=names, dtype=h5py.string_dtype())
         f.create_dataset("stats/values", data=values.reshape(len(kernels), len(names)))
+        if peaks is not None:
+            table = np.zeros(len(peaks), dtype=[("name", h5py.string_dtype()), ("value", "<f8"),
+                                                ("unit", h5py.string_dtype())])
+            for i, (name, value) in enumerate(peaks.items()):
+                table[i] = (name, value, "FLOP/s" if name.startswith("tensor_") else "")
+            f.create_dataset("peaks", data=table)
     write_seal(path)

@@ -49,6 +49,13 @@ run_ok "$work/cpi.png" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bfs.h5" 
 run_ok "$work/cpi3.png" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bfs.h5" --kernels 1,2,3 -o "$work/cpi3.png"
 run_ok "$work/roof.png" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" -o "$work/roof.png"
 run_ok "$work/roof32.png" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --flops fp32 -o "$work/roof32.png"
+run_ok "$work/roof_f16.png" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --tensor f16,tf32 -o "$work/roof_f16.png"
+run_ok "$work/roof_none.png" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --tensor none -o "$work/roof_none.png"
+# The a100 file's tensor ceilings are the simulator's peaks: 312 TFLOP/s FP16 and BF16
+# (A100 whitepaper), no FP8.
+"$python" "$scripts/plot_roofline.py" "$work/gemm.h5" -o "$work/roof.png" | \
+  grep -q "tensor f16 311.9 TFLOP/s, tensor bf16 311.9 TFLOP/s, tensor tf32 155.9 TFLOP/s" || \
+  fail "plot_roofline: a100 tensor ceilings"
 run_ok "$work/roof_bfs.png" -- "$python" "$scripts/plot_roofline.py" "$work/bfs.h5" -o "$work/roof_bfs.png"
 run_ok "$work/energy.png" -- "$python" "$scripts/plot_energy.py" "$work/bfs.h5" -o "$work/energy.png"
 run_ok "$work/power.png" -- "$python" "$scripts/plot_energy.py" "$work/gemm.h5" --power --kernels 1 -o "$work/power.png"
@@ -81,6 +88,8 @@ run_error "bad.h5: cannot open as HDF5" -- "$python" "$scripts/plot_cpi_stack.py
 run_error "no kernel id 99" -- "$python" "$scripts/plot_cpi_stack.py" "$work/bfs.h5" --kernels 99 -o "$work/x.png"
 run_error "no flops.fp64x counters \\(the results have" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --flops fp64x -o "$work/x.png"
 run_error "no kernel id 99" -- "$python" "$scripts/plot_energy.py" "$work/bfs.h5" --kernels 99 -o "$work/x.png"
+run_error "gemm.h5: the config has no fp8 tensor peak" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --tensor fp8 -o "$work/x.png"
+run_error "unknown tensor precision 'fp4'" -- "$python" "$scripts/plot_roofline.py" "$work/gemm.h5" --tensor fp4 -o "$work/x.png"
 run_error "no column nope" -- "$python" "$scripts/plot_sweep.py" "$here/data/sweep.csv" --param nope -o "$work/x.png"
 run_error "expected a sweep table" -- "$python" "$scripts/plot_sweep.py" "$work/bfs.txt" -o "$work/x.png"
 

@@ -119,6 +119,30 @@ class ResultsFile(unittest.TestCase):
         self.assertEqual(p["intensity"][1], math.inf)  # no DRAM traffic
         self.assertEqual(list(p["label"]), ["1 vecAdd", "2 ns::gemm"])
 
+    def test_tensor_ceilings_come_from_the_peaks_table(self):
+        self.assertEqual(roofline.tensor_ceilings(read_results(self.path)), {})  # no /peaks
+        results_fixture.write_results(
+            self.path, [{"name": "k", "cycles": 1, "warp_instructions": 1}], {"gpu.x": [1]},
+            peaks={"tensor_fp8": 4e15, "tensor_bf16": 2e15, "fp32": 1e14, "dram": 5e12})
+        r = read_results(self.path)
+        self.assertEqual(r.peaks["dram"], 5e12)
+        c = roofline.tensor_ceilings(r)
+        self.assertEqual(list(c.items()), [("bf16", 2e15), ("fp8", 4e15)])  # operand-type order
+        self.assertEqual(roofline.tensor_ceilings(r, ["fp8"]), {"fp8": 4e15})
+        self.assertEqual(roofline.tensor_ceilings(r, []), {})
+        with self.assertRaisesRegex(SassimError, r"no f16 tensor peak .*it has: bf16, fp8"):
+            roofline.tensor_ceilings(r, ["f16"])
+        with self.assertRaisesRegex(SassimError, r"unknown tensor precision 'fp4': expected one "
+                                    r"of f16, bf16, tf32, fp8"):
+            roofline.tensor_ceilings(r, ["fp4"])
+
+    def test_equal_ceilings_share_a_line(self):
+        groups = roofline.group_ceilings({"f16": 312e12, "bf16": 312.1e12, "tf32": 156e12,
+                                          "fp64": 19.5e12, "int8": 624e12})
+        self.assertEqual(groups, [(["f16", "bf16"], 312e12), (["tf32"], 156e12),
+                                  (["fp64"], 19.5e12), (["int8"], 624e12)])
+        self.assertEqual(roofline.group_ceilings({}), [])
+
     def test_missing_counters_are_clear_errors(self):
         results_fixture.write_results(self.path, [{"name": "k", "cycles": 1,
                                                    "warp_instructions": 1}], {"gpu.x": [1]})

@@ -40,7 +40,9 @@ class LoadResults(unittest.TestCase):
     def test_kernel_columns_come_first(self):
         df = sassim.load_results(self.path)
         self.assertEqual(list(df.columns[:3]), ["kernel_id", "kernel_name", "grid_x"])
-        self.assertEqual(df.columns[26], "name")  # the config's first field, after 26 columns
+        # The config's first field follows the /kernels columns.
+        self.assertEqual(df.columns[len(sassim.results.KERNEL_COLUMNS)], "name")
+        self.assertEqual(df["bound_by"][0], "l1")  # a shared-memory tiled matrixmul
         self.assertEqual(df["name"][0], "NVIDIA GeForce GTX 1080")
         self.assertTrue(df.attrs["trace"].endswith("matrixmul-32-32-trace"))
 

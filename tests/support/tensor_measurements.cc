@@ -75,7 +75,7 @@ std::string warps(int count, const std::string& body) {
 
 }  // namespace
 
-TensorRun run_trace(const std::string& preset, const std::string& trace_text) {
+sim::KernelResult run_trace_result(const std::string& preset, const std::string& trace_text) {
   config::GpuConfig config = config::load_config(preset);
   // Peaks are steady-state rates: the one-time launch of these short grids stays out.
   config.mutable_sm()->set_cta_launch_latency_cycles(0);
@@ -88,7 +88,12 @@ TensorRun run_trace(const std::string& preset, const std::string& trace_text) {
   kernels.push_back(traces::kernel_from_text(trace_text, "tensor"));
   auto workload = traces::workload_from_kernels(std::move(kernels));
   sim::Gpu gpu(config);
-  const sim::KernelResult r = gpu.run(*workload).at(1);
+  return gpu.run(*workload).at(1);
+}
+
+TensorRun run_trace(const std::string& preset, const std::string& trace_text) {
+  const config::GpuConfig config = config::load_config(preset);
+  const sim::KernelResult r = run_trace_result(preset, trace_text);
   return {static_cast<double>(r.cycles),
           r.stats.sum("gpu.sm[", ".flops.tensor"),
           r.stats.sum("gpu.sm[", ".tensor_busy_cycles"),
@@ -107,14 +112,21 @@ TensorRun saturate(const std::string& preset, const std::string& opcode, int ins
   return run_trace(preset, t);
 }
 
-TensorRun saturate_warpgroup(const std::string& preset, const std::string& opcode, int insts,
-                             std::uint32_t warpgroups_per_sm, bool a_in_registers) {
+std::string saturating_warpgroup_trace(const std::string& preset, const std::string& opcode,
+                                       int insts, std::uint32_t warpgroups_per_sm,
+                                       bool a_in_registers) {
   const config::GpuConfig config = config::load_config(preset);
   const std::uint32_t ctas = config.num_sms() * warpgroups_per_sm;
   const std::string body = warps(4, wgmma_body(opcode, insts, false, a_in_registers));
   std::string t = header(ctas, 128, binary_version(preset), 168);
   for (std::uint32_t c = 0; c < ctas; ++c) t += cta(c, body);
-  return run_trace(preset, t);
+  return t;
+}
+
+TensorRun saturate_warpgroup(const std::string& preset, const std::string& opcode, int insts,
+                             std::uint32_t warpgroups_per_sm, bool a_in_registers) {
+  return run_trace(
+      preset, saturating_warpgroup_trace(preset, opcode, insts, warpgroups_per_sm, a_in_registers));
 }
 
 double mma_chain_cycles(const std::string& preset, const std::string& opcode) {

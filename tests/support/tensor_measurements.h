@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/kernel_result.h"
+
 namespace sassim::measure {
 
 struct TensorRun {
@@ -20,6 +22,8 @@ struct TensorRun {
 // Runs one kernel given as Accel-Sim trace text on a preset, twice: the figures are
 // the second launch's, its code warm in the instruction caches.
 TensorRun run_trace(const std::string& preset, const std::string& trace_text);
+// The whole result of run_trace's timed (second) launch.
+sim::KernelResult run_trace_result(const std::string& preset, const std::string& trace_text);
 
 // Every SM holds `ctas_per_sm` CTAs of 4 warps, each warp issuing `insts` warp-level
 // matrix instructions (`opcode`) into 8 rotating accumulators: nothing waits for a result.
@@ -32,6 +36,10 @@ TensorRun saturate(const std::string& preset, const std::string& opcode, int ins
 // memory, or only B when `a_in_registers`.
 TensorRun saturate_warpgroup(const std::string& preset, const std::string& opcode, int insts = 64,
                              std::uint32_t warpgroups_per_sm = 2, bool a_in_registers = false);
+// The trace text saturate_warpgroup runs.
+std::string saturating_warpgroup_trace(const std::string& preset, const std::string& opcode,
+                                       int insts = 64, std::uint32_t warpgroups_per_sm = 2,
+                                       bool a_in_registers = false);
 
 // Cycles per instruction of a dependent chain of warp-level matrix instructions on
 // one warp (each reads the previous one's accumulator).

@@ -64,8 +64,8 @@ TEST(LocalSweep, RunsEveryPointAndMergesEqualToEachRunsResults) {
       "kernel_id",           "kernel_name", "grid_x"};
   ASSERT_GT(columns.size(), leading.size());
   EXPECT_EQ(std::vector<std::string>(columns.begin(), columns.begin() + 9), leading);
-  // The /kernels columns end with the energy figures (docs/RESULTS.md).
-  const auto first_stat = std::find(columns.begin(), columns.end(), "energy_per_dram_byte_j") + 1;
+  // The /kernels columns end with the speed-of-light figures (docs/RESULTS.md).
+  const auto first_stat = std::find(columns.begin(), columns.end(), "arithmetic_intensity") + 1;
   ASSERT_NE(first_stat, columns.end());
   EXPECT_TRUE(std::is_sorted(first_stat, columns.end()));
   EXPECT_EQ(*first_stat, "gpu.cta_scheduler.ctas_placed");
