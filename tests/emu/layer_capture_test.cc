@@ -89,6 +89,15 @@ TEST_P(LayerCapture, ChecksPassAndTensorsAreShared) {
   for (size_t i = 0; i < lines.size(); ++i)
     EXPECT_EQ(lines[i], "kernel-" + std::to_string(i + 1) + ".traceg");
 
+  // Each kernel file's header names its place in the list and stream 0.
+  for (const int id : {1, 5, 18}) {
+    std::ifstream file(options.trace_folder / ("kernel-" + std::to_string(id) + ".traceg"));
+    std::ostringstream header;
+    header << file.rdbuf();
+    EXPECT_NE(header.str().find("-kernel id = " + std::to_string(id) + "\n"), std::string::npos);
+    EXPECT_NE(header.str().find("-cuda stream id = 0\n"), std::string::npos);
+  }
+
   // Each launch touches exactly the tensors it is bound to, at their addresses.
   const std::vector<uint64_t> base = tensor_addresses(plan);
   for (size_t i = 0; i < plan.launches.size(); ++i) {
