@@ -7,6 +7,7 @@
 #include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/decode_attention.h"
 #include "kernels/flash_attention.h"
+#include "kernels/gemm_epilogue.h"
 #include "kernels/hgemm_mma.h"
 #include "kernels/kv_append.h"
 #include "kernels/pointer_chase.h"
@@ -46,6 +47,8 @@ constexpr std::string_view kKernels[] = {
     kv_append::kKernel,
     decode_attention::kKernel,
     decode_attention::kCombineKernel,
+    gemm_epilogue::kCastKernel,
+    gemm_epilogue::kResidualKernel,
 };
 
 }  // namespace
@@ -119,6 +122,13 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   }
   if (kernel == decode_attention::kCombineKernel) {
     return decode_attention::combine_launch(decode_attention::parse_problem(values));
+  }
+  if (kernel == gemm_epilogue::kCastKernel) {
+    return gemm_epilogue::launch(gemm_epilogue::kCastKernel, gemm_epilogue::parse_problem(values));
+  }
+  if (kernel == gemm_epilogue::kResidualKernel) {
+    return gemm_epilogue::launch(gemm_epilogue::kResidualKernel,
+                                 gemm_epilogue::parse_problem(values));
   }
   std::string known;
   for (const std::string_view name : suite_kernels())

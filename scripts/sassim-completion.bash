@@ -12,6 +12,7 @@ _sassim_options_trace_info="-h --help --top --format"
 _sassim_options_sweep="-h --help -b --backend -j --jobs --threads-per-run -n --dry-run -o --out --no-progress"
 _sassim_options_correlate="-h --help --sim --hw -o --out --metric --hw-metric --clock-mhz --num-sms --run --point"
 _sassim_options_capture="-h --help --listing -o --out --plain --check -q --quiet"
+_sassim_options_workload="-h --help --phase --batch --context --hidden --heads --kv-heads --ffn --arch --listings -o --out --plain --check --plan -q --quiet"
 
 # Preset names: what `sassim config list` prints, else the presets folder of SASSIM_HOME.
 _sassim_presets() {
@@ -52,7 +53,8 @@ _sassim() {
     case "${COMP_WORDS[i - 1]}" in
       -c | --config | -s | --set | --sass | -o | --out | -t | --threads | --format | --sample | \
         --progress-every | --top | -b | --backend | -j | --jobs | --threads-per-run | --sim | \
-        --hw | --metric | --hw-metric | --clock-mhz | --num-sms | --run | --point | --listing)
+        --hw | --metric | --hw-metric | --clock-mhz | --num-sms | --run | --point | --listing | \
+        --phase | --batch | --context | --hidden | --heads | --kv-heads | --ffn | --arch | --listings)
         continue
         ;;
     esac
@@ -64,7 +66,7 @@ _sassim() {
   done
 
   if [[ -z "$command" ]]; then
-    _sassim_words "$cur" "run config trace sweep correlate capture help" "-h --help --version"
+    _sassim_words "$cur" "run config trace sweep correlate capture workload help" "-h --help --version"
     return
   fi
 
@@ -88,11 +90,22 @@ _sassim() {
       mapfile -t COMPREPLY < <(compgen -W "off kernels ctas all" -- "$cur")
       return
       ;;
+    --phase)
+      mapfile -t COMPREPLY < <(compgen -W "decode prefill" -- "$cur")
+      return
+      ;;
+    --arch)
+      mapfile -t COMPREPLY < <(compgen -W "sm_80 sm_86 sm_89 sm_90" -- "$cur")
+      return
+      ;;
+    --batch | --context | --hidden | --heads | --kv-heads | --ffn)
+      return
+      ;;
     -s | --set | -t | --threads | --progress-every | --top | -j | --jobs | --threads-per-run | \
       --metric | --hw-metric | --clock-mhz | --num-sms | --run | --point)
       return
       ;;
-    -o | --out | --sass | --sim | --hw | --listing)
+    -o | --out | --sass | --sim | --hw | --listing | --listings)
       _sassim_files "$cur"
       return
       ;;
@@ -116,8 +129,20 @@ _sassim() {
       options="${_sassim_options_trace_info}"
       ;;
     help)
-      mapfile -t COMPREPLY < <(compgen -W "run config trace sweep correlate capture" -- "$cur")
+      mapfile -t COMPREPLY < <(compgen -W "run config trace sweep correlate capture workload" -- "$cur")
       return
+      ;;
+    workload)
+      if [[ "$cur" != -* ]]; then
+        # The workload's name first; after it, files.
+        local named=0
+        for ((i = 2; i < COMP_CWORD; i++)); do [[ "${COMP_WORDS[i]}" == *-layer ]] && named=1; done
+        if ((named == 0)); then
+          mapfile -t COMPREPLY < <(compgen -W "dense-layer moe-layer" -- "$cur")
+          return
+        fi
+      fi
+      options="${_sassim_options_workload}"
       ;;
     run | sweep | correlate | capture)
       local name="_sassim_options_${command}"

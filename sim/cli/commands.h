@@ -16,6 +16,7 @@ void add_trace_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_correlate_command(CLI::App& app);
 void add_capture_command(CLI::App& app);
+void add_workload_command(CLI::App& app);
 void add_help_command(CLI::App& app);
 
 }  // namespace sassim::cli

@@ -44,7 +44,7 @@ completes "csv" config show h100 --format c
 completes "table" trace info --format t
 completes "ctas" run --sample c
 completes "--sample --sass" run --sa
-completes "capture config correlate help run sweep trace" ""
+completes "capture config correlate help run sweep trace workload" ""
 completes "--help --version -h" -
 completes "list show" config ""
 completes "--help -h" config -
@@ -53,13 +53,16 @@ completes "local" sweep --backend l
 completes "--format" trace info --fo
 completes "--sample --sass --set" run --s
 completes "run" help ru
+completes "dense-layer" workload d
+completes "decode" workload dense-layer --phase d
+completes "--kv-heads" workload dense-layer --kv
 # A word with a '/' or a '.' is a config file: files complete, not presets.
 mkdir -p "$work/cfg" && touch "$work/cfg/mine.txtpb"
 completes "cfg/mine.txtpb" run -c cfg/m
 completes "cfg/mine.txtpb" run -c cfg/mine.txtpb -o cfg/m
 
 # Every option of each command's --help is in its list, and nothing more.
-for cmd in run "config show" "config list" "trace info" sweep correlate capture; do
+for cmd in run "config show" "config list" "trace info" sweep correlate capture workload; do
   # shellcheck disable=SC2086
   listed="$("$sassim" $cmd --help | grep -oE '^  +-[-a-z0-9,]+' | tr ', ' '\n' | grep . | sort | xargs)"
   var="_sassim_options_${cmd// /_}"
@@ -67,6 +70,6 @@ for cmd in run "config show" "config list" "trace info" sweep correlate capture;
   [[ "$listed" == "$have" ]] || fail "$cmd: --help lists '$listed', the completion '$have'"
 done
 [[ "$("$sassim" --help | sed -n '/^Subcommands:/,$p' | grep -oE '^  [a-z]+' | xargs)" == \
-  "run config trace sweep correlate capture help" ]] || fail "subcommands changed: update the completion"
+  "run config trace sweep correlate capture workload help" ]] || fail "subcommands changed: update the completion"
 
 finish

@@ -71,6 +71,9 @@ TEST_P(LlmCapture, KernelsMatchTheirReferencesAndReplay) {
       {"decode_attention_combine", {"3", "1100", "2"}},
       // Contexts 600 and 513: sequence 1's second split holds one token.
       {"decode_attention", {"2", "600", "1"}},
+      // A column slice (ldc 2064) with a second CTA column of one live warp.
+      {"cast_bf16", {"3", "2056", "2064"}},
+      {"residual_add", {"3", "2056"}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(arch + " " + c.kernel + " " + std::string(c.values[0]));
@@ -113,7 +116,9 @@ TEST(LlmCaptureChecks, RejectWrongOutputs) {
            {"rope", {"2", "4", "2", "16"}},
            {"kv_append", {"4", "2", "1"}},
            {"decode_attention", {"1", "600", "1"}},
-           {"decode_attention_combine", {"1", "600", "1"}}}) {
+           {"decode_attention_combine", {"1", "600", "1"}},
+           {"cast_bf16", {"2", "64", "68"}},
+           {"residual_add", {"2", "64"}}}) {
     SCOPED_TRACE(kernel);
     const kernels::Launch launch = kernels::describe_launch(kernel, values);
     DeviceBuffers buffers(launch);

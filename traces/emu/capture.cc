@@ -45,6 +45,41 @@ DeviceBuffers::DeviceBuffers(const kernels::Launch& launch) {
   }
 }
 
+void DeviceBuffers::bind(const kernels::Launch& launch, std::vector<int> allocations,
+                         std::vector<uint64_t> offsets) {
+  const auto args = launch.arguments();
+  if (allocations.size() != args.size() || offsets.size() != args.size()) {
+    throw Error(fmt::format("{}: {} arguments, {} allocations and {} offsets bound", launch.kernel,
+                            args.size(), allocations.size(), offsets.size()));
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const bool buffer =
+        args[i].kind == kernels::ArgKind::kBuffer || args[i].kind == kernels::ArgKind::kTensorMap;
+    if (!buffer) continue;
+    const int a = allocations[i];
+    if (a < 0 || static_cast<size_t>(a) >= memory.count()) {
+      throw Error(fmt::format("{}: argument {} ({}) bound to no allocation", launch.kernel, i,
+                              args[i].name));
+    }
+    const uint64_t size = memory.buffer(static_cast<size_t>(a)).size();
+    if (offsets[i] > size || args[i].size_bytes > size - offsets[i]) {
+      throw Error(
+          fmt::format("{}: argument {} ({}, {} bytes at offset {}) does not fit its "
+                      "allocation of {} bytes",
+                      launch.kernel, i, args[i].name, args[i].size_bytes, offsets[i], size));
+    }
+  }
+  allocation_of_arg = std::move(allocations);
+  offset_of_arg = std::move(offsets);
+}
+
+uint64_t DeviceBuffers::arg_address(size_t index) const {
+  const int a = allocation_of_arg.at(index);
+  if (a < 0) throw Error(fmt::format("argument {} is not a buffer", index));
+  return memory.address(static_cast<size_t>(a)) +
+         (offset_of_arg.empty() ? 0 : offset_of_arg.at(index));
+}
+
 std::vector<uint8_t>& DeviceBuffers::arg(size_t index) {
   const int a = allocation_of_arg.at(index);
   if (a < 0) throw Error(fmt::format("argument {} is not a buffer", index));
@@ -71,8 +106,7 @@ ConstBank make_const_bank(const kernels::Launch& launch, const DeviceBuffers& bu
     switch (a.kind) {
       case kernels::ArgKind::kBuffer: {
         offset = (offset + 7) / 8 * 8;
-        const uint64_t address =
-            buffers.memory.address(static_cast<size_t>(buffers.allocation_of_arg[i]));
+        const uint64_t address = buffers.arg_address(i);
         put(bank.bytes, offset, &address, 8);
         offset += 8;
         break;
@@ -81,8 +115,7 @@ ConstBank make_const_bank(const kernels::Launch& launch, const DeviceBuffers& bu
         // nvcc places a __grid_constant__ CUtensorMap at a 128-byte aligned bank offset.
         offset = (offset + 127) / 128 * 128;
         bank.bytes.resize(std::max<size_t>(bank.bytes.size(), offset + kTensorMapBytes));
-        const uint64_t address =
-            buffers.memory.address(static_cast<size_t>(buffers.allocation_of_arg[i]));
+        const uint64_t address = buffers.arg_address(i);
         encode_tensor_map(
             a.map, address,
             std::span<uint8_t, kTensorMapBytes>(bank.bytes.data() + offset, kTensorMapBytes));
@@ -162,7 +195,8 @@ CaptureResult capture(const traces::sass::Listing& listing, const kernels::Launc
 
   std::optional<TraceWriter> writer;
   if (!options.trace_folder.empty())
-    writer.emplace(options.trace_folder, options.compression, program, options.host_copies);
+    writer.emplace(options.trace_folder, options.compression, program, options.host_copies,
+                   options.slot);
   const uint64_t total = launch.grid.count();
   CaptureResult result;
   for (uint32_t z = 0; z < launch.grid.z; ++z) {

@@ -19,14 +19,26 @@ inline constexpr uint32_t kLocalBytesPerThread = 4096;
 // shared memory plus the largest configurable carve-out (228 KiB).
 inline constexpr uint32_t kSharedWindowBytes = 1024 + 228 * 1024;
 
-// The launch's buffers in device memory, allocated in argument order.
+// The launch's buffers in device memory, allocated in argument order; or (a workload's
+// memory, traces/emu/workload/) allocations made beforehand, which bind() points a
+// launch's arguments into.
 struct DeviceBuffers {
   GlobalMemory memory;
   // Per argument: its allocation (a buffer, or the matrix a tensor map describes), -1
   // for scalars.
   std::vector<int> allocation_of_arg;
+  // Per argument: bytes from the allocation's start to the argument's; empty: all 0.
+  std::vector<uint64_t> offset_of_arg;
 
+  DeviceBuffers() = default;
   explicit DeviceBuffers(const kernels::Launch& launch);
+  // Binds the next launch's arguments: argument i at offset_of_arg[i] in allocation
+  // allocation_of_arg[i] (-1 for scalars). Throws sassim::Error when a buffer does not
+  // fit inside its allocation.
+  void bind(const kernels::Launch& launch, std::vector<int> allocations,
+            std::vector<uint64_t> offsets);
+  // The device address argument `index` points at.
+  uint64_t arg_address(size_t index) const;
   std::vector<uint8_t>& arg(size_t index);
 };
 
@@ -53,6 +65,7 @@ struct CaptureOptions {
   int sm_version = 80;
   std::vector<uint8_t> const_bank2;   // see read_const_bank2
   std::vector<HostCopy> host_copies;  // listed in kernelslist.g before the kernel
+  TraceSlot slot;                     // the kernel file's place in the folder's list
   uint64_t max_warp_insts_per_cta = uint64_t{1} << 32;
   // Called after every CTA with (CTAs done, CTAs in all, warp instructions so far).
   std::function<void(uint64_t, uint64_t, uint64_t)> progress;

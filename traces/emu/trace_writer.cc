@@ -71,14 +71,16 @@ char* put_tma_fields(char* o, const uint64_t* r, uint32_t n) {
 }  // namespace
 
 TraceWriter::TraceWriter(const std::filesystem::path& folder, traces::Compression compression,
-                         const Program& program, const std::vector<HostCopy>& copies)
-    : program_(program) {
+                         const Program& program, const std::vector<HostCopy>& copies,
+                         const TraceSlot& slot)
+    : program_(program), slot_(slot) {
   const std::string name =
-      fmt::format("kernel-1.traceg{}", traces::compression_suffix(compression));
+      fmt::format("kernel-{}.traceg{}", slot.kernel_id, traces::compression_suffix(compression));
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   {
-    std::ofstream list(folder / "kernelslist.g");
+    std::ofstream list(folder / "kernelslist.g",
+                       slot.append_to_list ? std::ios::app : std::ios::trunc);
     for (const HostCopy& c : copies)
       list << fmt::format("MemcpyHtoD,0x{:x},{}\n", c.address, c.bytes);
     list << name << "\n";
@@ -102,14 +104,15 @@ void TraceWriter::append(std::string_view text) {
 
 void TraceWriter::write_header(const TraceHeader& h) {
   append(fmt::format(
-      "-kernel name = {}\n-kernel id = 1\n-grid dim = ({},{},{})\n-block dim = ({},{},{})\n"
-      "-shmem = {}\n-nregs = {}\n-binary version = {}\n-cuda stream id = 0\n"
+      "-kernel name = {}\n-kernel id = {}\n-grid dim = ({},{},{})\n-block dim = ({},{},{})\n"
+      "-shmem = {}\n-nregs = {}\n-binary version = {}\n-cuda stream id = {}\n"
       "-shmem base_addr = 0x{:016x}\n-local mem base_addr = 0x{:016x}\n-nvbit version = 1.7\n"
       "-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
       "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] "
       "mem_width [adrrescompress?] [mem_addresses] immediate\n\n",
-      h.kernel_name, h.grid.x, h.grid.y, h.grid.z, h.block.x, h.block.y, h.block.z, h.shmem_bytes,
-      std::max<uint32_t>(h.nregs, 1), h.binary_version, kTraceSharedBase, kTraceLocalBase));
+      h.kernel_name, slot_.kernel_id, h.grid.x, h.grid.y, h.grid.z, h.block.x, h.block.y, h.block.z,
+      h.shmem_bytes, std::max<uint32_t>(h.nregs, 1), h.binary_version, slot_.stream_id,
+      kTraceSharedBase, kTraceLocalBase));
   flush();
 }
 

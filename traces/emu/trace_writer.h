@@ -1,6 +1,6 @@
 // Writes what the executor ran as an Accel-Sim trace (tracer version 5): kernelslist.g
 // and kernel-1.traceg (or kernel-1.traceg.zst, compressed as it is written), one CTA at a
-// time.
+// time; or, for a workload of several launches, kernel-N appended to a folder's list.
 #pragma once
 
 #include <filesystem>
@@ -35,12 +35,21 @@ struct HostCopy {
   uint64_t bytes = 0;
 };
 
+// Which launch of a folder's list the kernel file is. The default is a folder of one
+// launch: kernelslist.g written anew, kernel-1, stream 0.
+struct TraceSlot {
+  uint32_t kernel_id = 1;       // kernel-N and the header's -kernel id
+  int64_t stream_id = 0;        // the header's -cuda stream id
+  bool append_to_list = false;  // add to kernelslist.g instead of rewriting it
+};
+
 class TraceWriter {
  public:
-  // Creates `folder` if needed and writes kernelslist.g there: `copies`, then the kernel
-  // file, named with the suffix of `compression`.
+  // Creates `folder` if needed and writes kernelslist.g there (or appends to it, per
+  // `slot`): `copies`, then the kernel file, named with the suffix of `compression`.
   TraceWriter(const std::filesystem::path& folder, traces::Compression compression,
-              const Program& program, const std::vector<HostCopy>& copies = {});
+              const Program& program, const std::vector<HostCopy>& copies = {},
+              const TraceSlot& slot = {});
   TraceWriter(const TraceWriter&) = delete;
   TraceWriter& operator=(const TraceWriter&) = delete;
 
@@ -56,6 +65,7 @@ class TraceWriter {
   void line(const Warp& w, const TraceRecord& r);
 
   const Program& program_;
+  TraceSlot slot_;
   std::unique_ptr<traces::OutputFile> file_;
   // Output bytes not yet written: lines are formatted straight into it.
   std::vector<char> buffer_ = std::vector<char>(size_t{4} << 20);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "kernels/decode_attention.h"
+#include "kernels/gemm_epilogue.h"
 #include "kernels/kv_append.h"
 #include "kernels/rmsnorm.h"
 #include "kernels/rope.h"
@@ -94,6 +95,11 @@ bool fill_llm_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuffe
     write_as(b.arg(0), partials.o);
     write_as(b.arg(1), partials.lse);
     write_as(b.arg(2), da::context_lens(p));
+  } else if (name == k::gemm_epilogue::kCastKernel || name == k::gemm_epilogue::kResidualKernel) {
+    std::vector<float> c(b.arg(0).size() / 4);
+    k::fill_dyadic(c, 1);
+    write_as(b.arg(0), c);
+    if (name == k::gemm_epilogue::kResidualKernel) write_as(b.arg(1), bf16s(b, 1, 2));
   } else {
     return false;
   }
@@ -142,6 +148,16 @@ std::optional<SuiteCheck> check_llm_outputs(const k::Launch& launch, k::ParamVal
     }
     return compare_values(read_as<float>(b.arg(3)), da::reference_combine(p, want),
                           da::kRelTolerance, da::kAbsTolerance, name);
+  }
+  if (name == k::gemm_epilogue::kCastKernel || name == k::gemm_epilogue::kResidualKernel) {
+    const bool residual = name == k::gemm_epilogue::kResidualKernel;
+    std::vector<float> c(b.arg(0).size() / 4);
+    k::fill_dyadic(c, 1);
+    const size_t out = residual ? 2 : 1;
+    std::vector<uint16_t> want(b.arg(out).size() / 2);
+    k::gemm_epilogue::reference(k::gemm_epilogue::parse_problem(values), c,
+                                residual ? bf16s(b, 1, 2) : std::vector<uint16_t>{}, want);
+    return compare_values(bf16_floats(b.arg(out)), k::bf16_to_floats(want), 0, 0, name);
   }
   return std::nullopt;
 }

@@ -1,0 +1,210 @@
+// `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--hidden H]
+// [--heads N] [--kv-heads N] [--ffn F] [--arch sm_XY] [--listings DIR] [-o DIR] [--plain]
+// [--check] [--plan]`: a whole decoder layer executed on the CPU over one device memory
+// and written as one trace folder, its launches in stream order (docs/LLM.md).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "ground/error.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/paths.h"
+#include "traces/emu/workload/layer_capture.h"
+#include "traces/emu/workload/layer_plan.h"
+
+namespace sassim::cli {
+namespace {
+
+namespace wl = emu::workload;
+
+struct WorkloadCliOptions {
+  std::string name;
+  std::string phase = "decode";
+  wl::LayerOptions layer;
+  std::string arch = "sm_90";
+  std::string listings;
+  std::string out;
+  bool plain = false;
+  bool check = false;
+  bool plan_only = false;
+  bool quiet = false;
+};
+
+int parse_arch(const std::string& text) {
+  const std::string digits = text.rfind("sm_", 0) == 0 ? text.substr(3) : text;
+  int v = 0;
+  for (const char c : digits) {
+    if (c < '0' || c > '9' || digits.size() > 3) v = -1;
+    if (v >= 0) v = v * 10 + (c - '0');
+  }
+  if (digits.empty() || v < 0) {
+    throw Error(fmt::format("--arch {}: expected sm_80, sm_86, sm_89 or sm_90", text));
+  }
+  return v;
+}
+
+std::filesystem::path listings_folder(const WorkloadCliOptions& o) {
+  if (o.listings.empty()) return sassim_home() / "kernels/sass";
+  for (const std::filesystem::path& path : data_path_candidates(o.listings)) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return path;
+  }
+  throw Error(
+      fmt::format("--listings {}: not a folder (expected one holding sm_XY/KERNEL.sass, "
+                  "like kernels/sass)",
+                  o.listings));
+}
+
+wl::LayerPlan make_plan(WorkloadCliOptions& o) {
+  if (o.name == wl::kMoeLayer) {
+    throw Error(
+        "workload moe-layer: not available yet: a mixture-of-experts layer needs a top-k router "
+        "with softmax, a token permutation, a grouped GEMM over the experts and the "
+        "un-permutation with weighting, which the kernel suite does not have (kernels/README.md)");
+  }
+  if (o.name != wl::kDenseLayer) {
+    throw Error(
+        fmt::format("workload {}: unknown workload: expected {} ({} is not available "
+                    "yet)",
+                    o.name, wl::kDenseLayer, wl::kMoeLayer));
+  }
+  if (o.phase == "decode") {
+    o.layer.phase = wl::Phase::kDecode;
+  } else if (o.phase == "prefill") {
+    o.layer.phase = wl::Phase::kPrefill;
+  } else {
+    throw Error(fmt::format("--phase {}: expected decode or prefill", o.phase));
+  }
+  o.layer.sm_version = parse_arch(o.arch);
+  return wl::plan_dense_layer(o.layer);
+}
+
+void print_plan(const wl::LayerPlan& plan) {
+  const std::vector<uint64_t> addresses = wl::tensor_addresses(plan);
+  fmt::print("tensors ({:.1f} MiB):\n", static_cast<double>(plan.total_bytes()) / (1 << 20));
+  for (size_t i = 0; i < plan.tensors.size(); ++i) {
+    const wl::Tensor& t = plan.tensors[i];
+    fmt::print("  {:2} {:<22} {:<28} {:>12} bytes at 0x{:x}\n", i, t.name, t.shape, t.bytes,
+               addresses[i]);
+  }
+  fmt::print("launches (stream 0, in order):\n");
+  for (size_t i = 0; i < plan.launches.size(); ++i) {
+    const wl::PlannedLaunch& l = plan.launches[i];
+    std::string args;
+    const auto a = l.launch.arguments();
+    for (size_t j = 0; j < a.size(); ++j) {
+      const wl::Binding& b = l.bindings[j];
+      if (b.tensor < 0) continue;
+      args += fmt::format("{}{}={}", args.empty() ? "" : " ", a[j].name,
+                          plan.tensors[static_cast<size_t>(b.tensor)].name);
+      if (b.offset != 0) args += fmt::format("+{}", b.offset);
+    }
+    fmt::print("  {:2} {:<18} {:<25} {}\n", i + 1, l.step, l.kernel, args);
+  }
+}
+
+void run_workload(WorkloadCliOptions& o) {
+  const wl::LayerPlan plan = make_plan(o);
+  const wl::LayerOptions& L = plan.options;
+  const std::string gemm = plan.launches.at(1).kernel;
+  fmt::print(
+      "{} decode: batch {}, context {}, hidden {}, heads {} (KV {}), head dim 128, ffn {}, "
+      "sm_{}\n",
+      o.name, L.batch, L.context, L.hidden, L.heads, L.kv_heads, L.ffn, L.sm_version);
+  fmt::print(
+      "GEMMs ({}): M = {} token{} padded to {} rows (its 128-row tile; the padding rows are "
+      "zeros and are computed); a skinny decode GEMM is future work\n",
+      gemm, plan.tokens, plan.tokens == 1 ? "" : "s", plan.padded_rows);
+  if (o.plan_only) {
+    print_plan(plan);
+    return;
+  }
+  wl::LayerCaptureOptions options;
+  options.trace_folder = o.out;
+  options.compression = o.plain ? traces::Compression::kNone : traces::Compression::kZstd;
+  options.listings = listings_folder(o);
+  options.check = o.check;
+  const bool tty = !o.quiet && isatty(fileno(stderr)) != 0;
+  auto last = std::chrono::steady_clock::now();
+  if (tty) {
+    options.progress = [&](size_t launch, uint64_t done, uint64_t total) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last < std::chrono::milliseconds(200) && done != total) return;
+      last = now;
+      fmt::print(stderr, "\r\033[Klaunch {} of {} ({}): {} of {} CTAs", launch + 1,
+                 plan.launches.size(), plan.launches[launch].step, done, total);
+      std::fflush(stderr);
+    };
+  }
+  std::vector<wl::LaunchReport> reports;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    wl::capture_layer(plan, options, reports);
+  } catch (const Error&) {
+    if (tty) fmt::print(stderr, "\r\033[K");
+    throw;
+  }
+  if (tty) fmt::print(stderr, "\r\033[K");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  uint64_t insts = 0;
+  std::set<std::string> listings;
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const wl::PlannedLaunch& l = plan.launches[i];
+    const wl::LaunchReport& r = reports[i];
+    insts += r.result.warp_insts;
+    listings.insert(r.listing.string());
+    fmt::print("  {:2} {:<18} {:<25} {:>6} CTAs {:>12} warp insts {:8.2f} s{}\n", i + 1, l.step,
+               l.kernel, r.result.ctas, r.result.warp_insts, r.seconds,
+               r.check.empty() ? "" : "  " + r.check);
+  }
+  fmt::print("captured {} launches: {} warp instructions in {:.2f} s{}\n", reports.size(), insts,
+             seconds,
+             o.out.empty() ? "; no trace written (-o FOLDER writes one)"
+                           : fmt::format(" -> {}/kernelslist.g", o.out));
+  if (!o.out.empty()) {
+    std::string sass;
+    for (const std::string& l : listings) sass += " --sass " + l;
+    fmt::print("replay: sassim run {} -c h200{}\n", o.out, sass);
+  }
+}
+
+}  // namespace
+
+void add_workload_command(CLI::App& app) {
+  auto o = std::make_shared<WorkloadCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "workload",
+      "Execute a whole LLM decoder layer's SASS on the CPU and write it as one trace folder");
+  cmd->add_option("name", o->name, "dense-layer (moe-layer is not available yet)")->required();
+  cmd->add_option("--phase", o->phase, "decode (prefill is not available yet)");
+  cmd->add_option("--batch", o->layer.batch, "sequences, one new token each (default 1)");
+  cmd->add_option("--context", o->layer.context,
+                  "tokens the new one attends to, itself included (default 4096)");
+  cmd->add_option("--hidden", o->layer.hidden, "hidden size (default 4096)");
+  cmd->add_option("--heads", o->layer.heads, "query heads, head dim 128 (default 32)");
+  cmd->add_option("--kv-heads", o->layer.kv_heads, "KV heads (default 8)");
+  cmd->add_option("--ffn", o->layer.ffn, "FFN (intermediate) size (default 14336)");
+  cmd->add_option("--arch", o->arch,
+                  "listings: sm_90 (bf16_gemm_wgmma from sm_90a; default) or sm_80, sm_86, "
+                  "sm_89 (hgemm_mma)");
+  cmd->add_option("--listings", o->listings,
+                  "folder holding sm_XY/KERNEL.sass (default: the data home's kernels/sass)");
+  cmd->add_option("-o,--out", o->out, "folder for kernelslist.g and kernel-N.traceg.zst");
+  cmd->add_flag("--plain", o->plain, "write kernel-N.traceg as text, not zstd-compressed");
+  cmd->add_flag("--check", o->check,
+                "compare each launch's outputs with its CPU reference on the inputs it read");
+  cmd->add_flag("--plan", o->plan_only,
+                "print the tensors (sizes, addresses) and launches (bindings); capture nothing");
+  cmd->add_flag("-q,--quiet", o->quiet, "no progress display");
+  cmd->callback([o] { run_workload(*o); });
+}
+
+}  // namespace sassim::cli

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# `sassim workload`: option errors naming the option; a small dense layer captured with
+# --check, listed by `trace info` and replayed by `run --sass` as its 18 launches; a
+# wrong listing caught by --check at the launch that runs it.
+# Usage: workload_cli.sh SASSIM_BINARY REPO_ROOT
+set -uo pipefail
+sassim="$1"
+root="$2"
+
+# shellcheck source=SCRIPTDIR/../expect.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
+make_work_dir
+
+small=(--batch 2 --context 600 --hidden 256 --heads 4 --kv-heads 1 --ffn 256 -q)
+
+expect 1 "moe-layer: not available yet: .*top-k router" -- "$sassim" workload moe-layer -o "$work/x"
+expect 1 "workload gpt: unknown workload: expected dense-layer" -- "$sassim" workload gpt
+expect 1 "--phase prefill: not available yet: .*flash_attention_fwd has head dimension 64" -- \
+  "$sassim" workload dense-layer --phase prefill
+expect 1 "--phase fast: expected decode or prefill" -- "$sassim" workload dense-layer --phase fast
+expect 1 "--heads 30 is not a multiple of --kv-heads 8" -- "$sassim" workload dense-layer --heads 30
+expect 1 "--arch sm_75: expected sm_80" -- "$sassim" workload dense-layer --arch sm_75
+expect 1 "--listings $work/none: not a folder" -- \
+  "$sassim" workload dense-layer "${small[@]}" --listings "$work/none"
+[[ -e "$work/x" ]] && fail "a refused workload wrote $work/x"
+
+# The plan of the default layer: the padding stated, Q/K/V slices of the QKV output.
+expect 0 "M = 1 token padded to 128 rows" -- "$sassim" workload dense-layer --plan
+expect 0 "k_cast +cast_bf16 +c=qkv_proj.out\+16384 out=k" -- "$sassim" workload dense-layer --plan
+
+layer="$work/layer"
+out="$("$sassim" workload dense-layer "${small[@]}" --check -o "$layer" 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "workload --check exited $rc: $out"
+checks="$(grep -c "values match the CPU reference\|within the FP32 summation bound" <<<"$out")"
+[[ "$checks" == 18 ]] || fail "expected 18 checked launches, found $checks: $out"
+grep -q "captured 18 launches" <<<"$out" || fail "no capture summary: $out"
+[[ "$(wc -l <"$layer/kernelslist.g")" == 18 ]] || fail "kernelslist.g: $(cat "$layer/kernelslist.g")"
+
+info="$("$sassim" trace info "$layer" 2>&1)"
+for kernel in rmsnorm bf16_gemm_wgmma cast_bf16 rope kv_append decode_attention \
+  decode_attention_combine residual_add swiglu; do
+  grep -q "$kernel" <<<"$info" || fail "trace info does not list $kernel: $info"
+done
+
+# The replay command the capture printed: every listing it needs, one --sass each.
+replay="$(sed -n 's/^replay: sassim run //p' <<<"$out")"
+read -ra replay_args <<<"$replay"
+run_out="$("$sassim" run -q "${replay_args[@]}" 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "run exited $rc: $run_out"
+grep -q "warning" <<<"$run_out" && fail "run warned: $run_out"
+grep -Eq "control bits for 4 of 18 launches \(bf16_gemm_wgmma\)" <<<"$run_out" ||
+  fail "run did not take the GEMM listing for 4 launches: $run_out"
+table="$(sed -n '/^  id  kernel /,/^ *total /p' <<<"$run_out")"
+rows="$(grep -Ec "^ *[0-9]+ +(rmsnorm|bf16_gemm_wgmma|cast_bf16|rope|kv_append|decode_attention|decode_attention_combine|residual_add|swiglu) " <<<"$table")"
+grep -q "total (18 kernels)" <<<"$table" || fail "no total of 18 kernels: $run_out"
+[[ "$rows" == 18 ]] || fail "expected 18 result rows, found $rows: $run_out"
+
+# residual_add's FADD made an FMUL: the check fails at the launch that runs it.
+cp -r "$root/kernels/sass" "$work/sass"
+sed -i '0,/ FADD R/s/ FADD R/ FMUL R/' "$work/sass/sm_90/residual_add.sass"
+expect 1 "--check failed at launch 12 attn_residual \(residual_add\): residual_add: mismatch" -- \
+  "$sassim" workload dense-layer "${small[@]}" --check --listings "$work/sass"
+finish

@@ -1,0 +1,146 @@
+// `sassim workload dense-layer` executed (traces/emu/workload/layer_capture.h) on a small
+// layer: every launch matches its CPU reference on the inputs it read, the folder lists
+// the launches in order as kernel-1..N, and each launch's global accesses fall exactly in
+// the tensors it is bound to, so a tensor written by one launch is read at the same
+// addresses by the next.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "configs/config_loader.h"
+#include "ground/error.h"
+#include "sim/gpu.h"
+#include "tests/support/scratch_dir.h"
+#include "traces/accelsim_reader.h"
+#include "traces/emu/workload/layer_capture.h"
+
+namespace sassim::emu::workload {
+namespace {
+
+namespace fs = std::filesystem;
+
+// hidden 256, 4 query heads on 1 KV head, ffn 256; 2 sequences of 600 and 451 tokens
+// (decode_attention's generator), so the attention has 2 splits and the combine work.
+LayerOptions small(int sm) {
+  return {.batch = 2,
+          .context = 600,
+          .hidden = 256,
+          .heads = 4,
+          .kv_heads = 1,
+          .ffn = 256,
+          .sm_version = sm};
+}
+
+// The tensors a kernel file's global accesses touch: every "0x7f..." address of an
+// instruction line (the first lane's, or a TMA copy's first transfer) in a tensor.
+std::set<int> touched(const fs::path& file, const std::vector<uint64_t>& base,
+                      const LayerPlan& plan, uint64_t& outside) {
+  std::ifstream in(file);
+  std::set<int> tensors;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '-' || line[0] == '#') continue;
+    std::istringstream words(line);
+    for (std::string w; words >> w;) {
+      if (w.rfind("0x7f", 0) != 0) continue;
+      const uint64_t a = std::stoull(w.substr(2), nullptr, 16);
+      bool found = false;
+      for (size_t t = 0; t < base.size(); ++t) {
+        if (a >= base[t] && a < base[t] + plan.tensors[t].bytes) {
+          tensors.insert(static_cast<int>(t));
+          found = true;
+        }
+      }
+      if (!found) ++outside;
+    }
+  }
+  return tensors;
+}
+
+class LayerCapture : public ::testing::TestWithParam<int> {};
+
+TEST_P(LayerCapture, ChecksPassAndTensorsAreShared) {
+  const int sm = GetParam();
+  const LayerPlan plan = plan_dense_layer(small(sm));
+  test_support::ScratchDir dir("layer_capture_" + std::to_string(sm));
+  LayerCaptureOptions options;
+  options.trace_folder = dir.path() / "layer";
+  options.compression = traces::Compression::kNone;
+  options.listings = fs::path(SASSIM_SOURCE_DIR) / "kernels/sass";
+  options.check = true;
+  std::vector<LaunchReport> reports;
+  capture_layer(plan, options, reports);
+  ASSERT_EQ(reports.size(), 18U);
+  for (size_t i = 0; i < reports.size(); ++i) {
+    SCOPED_TRACE(plan.launches[i].step);
+    EXPECT_NE(reports[i].check.find(" values "), std::string::npos) << reports[i].check;
+    EXPECT_EQ(reports[i].result.trace_lines, reports[i].result.warp_insts);
+  }
+  // kernelslist.g: kernel-1 .. kernel-18 in order, nothing else.
+  std::ifstream list(options.trace_folder / "kernelslist.g");
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(list, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 18U);
+  for (size_t i = 0; i < lines.size(); ++i)
+    EXPECT_EQ(lines[i], "kernel-" + std::to_string(i + 1) + ".traceg");
+
+  // Each kernel file's header names its place in the list and stream 0.
+  for (const int id : {1, 5, 18}) {
+    std::ifstream file(options.trace_folder / ("kernel-" + std::to_string(id) + ".traceg"));
+    std::ostringstream header;
+    header << file.rdbuf();
+    EXPECT_NE(header.str().find("-kernel id = " + std::to_string(id) + "\n"), std::string::npos);
+    EXPECT_NE(header.str().find("-cuda stream id = 0\n"), std::string::npos);
+  }
+
+  // Each launch touches exactly the tensors it is bound to, at their addresses.
+  const std::vector<uint64_t> base = tensor_addresses(plan);
+  for (size_t i = 0; i < plan.launches.size(); ++i) {
+    const PlannedLaunch& l = plan.launches[i];
+    SCOPED_TRACE(l.step);
+    std::set<int> bound;
+    for (const Binding& b : l.bindings)
+      if (b.tensor >= 0) bound.insert(b.tensor);
+    uint64_t outside = 0;
+    const auto file = options.trace_folder / ("kernel-" + std::to_string(i + 1) + ".traceg");
+    EXPECT_EQ(touched(file, base, plan, outside), bound);
+    EXPECT_EQ(outside, 0U);
+  }
+
+  // The reader and the timing model take the folder as 18 launches on stream 0.
+  auto workload = traces::open_accelsim_workload(options.trace_folder);
+  sim::Gpu gpu(config::load_config(sm >= 90 ? "h200" : "a100", {}));
+  const auto results = gpu.run(*workload);
+  ASSERT_EQ(results.size(), 18U);
+  for (size_t i = 0; i < results.size(); ++i) {
+    EXPECT_EQ(results[i].warp_insts, reports[i].result.warp_insts) << plan.launches[i].step;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Archs, LayerCapture, ::testing::Values(80, 90));
+
+// A listing folder without one of the layer's kernels is an error naming the step, before
+// anything runs.
+TEST(LayerCaptureErrors, MissingListingNamesTheStep) {
+  test_support::ScratchDir dir("layer_capture_missing");
+  fs::create_directories(dir.path() / "sm_90");
+  LayerCaptureOptions options;
+  options.listings = dir.path();
+  std::vector<LaunchReport> reports;
+  try {
+    capture_layer(plan_dense_layer(small(90)), options, reports);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("attn_norm (rmsnorm): no listing"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_TRUE(reports.empty());
+}
+
+}  // namespace
+}  // namespace sassim::emu::workload

@@ -1,0 +1,178 @@
+// `sassim workload dense-layer`'s plan (traces/emu/workload/layer_plan.h): the launches in
+// order, every tensor's exact size for Llama 3 8B's layer, the bindings that make one
+// launch read what another wrote, and the option errors.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ground/error.h"
+#include "traces/emu/state.h"
+#include "traces/emu/workload/layer_capture.h"
+#include "traces/emu/workload/layer_plan.h"
+
+namespace sassim::emu::workload {
+namespace {
+
+const PlannedLaunch& step(const LayerPlan& plan, const std::string& name) {
+  for (const PlannedLaunch& l : plan.launches)
+    if (l.step == name) return l;
+  throw Error("no step " + name);
+}
+
+// The tensor argument `arg` (by name) of step `name` is bound to, and the offset.
+std::pair<std::string, uint64_t> bound(const LayerPlan& plan, const std::string& name,
+                                       std::string_view arg) {
+  const PlannedLaunch& l = step(plan, name);
+  const auto args = l.launch.arguments();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].name == arg) {
+      const Binding& b = l.bindings.at(i);
+      return {plan.tensors.at(static_cast<size_t>(b.tensor)).name, b.offset};
+    }
+  }
+  throw Error("no argument " + std::string(arg));
+}
+
+TEST(LayerPlan, LaunchesInStreamOrder) {
+  const LayerPlan plan = plan_dense_layer({});
+  std::vector<std::string> kernels, steps;
+  for (const PlannedLaunch& l : plan.launches) {
+    kernels.push_back(l.kernel);
+    steps.push_back(l.step);
+  }
+  const std::vector<std::string> want = {
+      "rmsnorm",   "bf16_gemm_wgmma",  "cast_bf16",
+      "cast_bf16", "cast_bf16",        "rope",
+      "kv_append", "decode_attention", "decode_attention_combine",
+      "cast_bf16", "bf16_gemm_wgmma",  "residual_add",
+      "rmsnorm",   "bf16_gemm_wgmma",  "cast_bf16",
+      "swiglu",    "bf16_gemm_wgmma",  "residual_add"};
+  EXPECT_EQ(kernels, want);
+  EXPECT_EQ(steps.front(), "attn_norm");
+  EXPECT_EQ(steps.back(), "ffn_residual");
+  for (const PlannedLaunch& l : plan.launches) {
+    EXPECT_EQ(l.listing_folder, l.kernel == "bf16_gemm_wgmma" ? "sm_90a" : "sm_90") << l.step;
+  }
+  // sm_80: hgemm_mma and the sm_80 listings throughout.
+  const LayerPlan a100 = plan_dense_layer({.sm_version = 80});
+  EXPECT_EQ(step(a100, "qkv_proj").kernel, "hgemm_mma");
+  EXPECT_EQ(step(a100, "down_proj").listing_folder, "sm_80");
+}
+
+TEST(LayerPlan, Llama3LayerSizes) {
+  const LayerPlan plan = plan_dense_layer({});
+  EXPECT_EQ(plan.tokens, 1U);
+  EXPECT_EQ(plan.padded_rows, 128U);
+  auto bytes = [&](const char* name) { return plan.tensors.at(static_cast<size_t>(plan.tensor(name))).bytes; };
+  // Weights: (32 + 2 x 8) x 128 = 6144 rows of 4096, 4096 x 4096, 2 x 14336 x 4096,
+  // 4096 x 14336, BF16.
+  EXPECT_EQ(bytes("qkv_proj.weight"), 6144ULL * 4096 * 2);
+  EXPECT_EQ(bytes("o_proj.weight"), 4096ULL * 4096 * 2);
+  EXPECT_EQ(bytes("gate_up_proj.weight"), 28672ULL * 4096 * 2);
+  EXPECT_EQ(bytes("down_proj.weight"), 4096ULL * 14336 * 2);
+  EXPECT_EQ(bytes("attn_norm.weight"), 8192U);
+  // The cache: 4096 tokens in 8 splits of 32 pages of 16; 8 KV heads of 128, BF16.
+  EXPECT_EQ(bytes("k_cache"), 256ULL * 8 * 16 * 128 * 2);
+  EXPECT_EQ(bytes("v_cache"), 8ULL << 20);
+  EXPECT_EQ(bytes("block_tables"), 256U * 4);
+  EXPECT_EQ(bytes("attention.o_partial"), 32U * 8 * 128 * 4);
+  EXPECT_EQ(bytes("attention.lse"), 32U * 8 * 4);
+  // GEMM inputs and outputs have the 128 padded rows; the others the one token.
+  EXPECT_EQ(bytes("attn_norm.out"), 128U * 4096 * 2);
+  EXPECT_EQ(bytes("qkv_proj.out"), 128U * 6144 * 4);
+  EXPECT_EQ(bytes("gate_up_proj.out"), 128ULL * 28672 * 4);
+  EXPECT_EQ(bytes("q"), 4096U * 2);
+  EXPECT_EQ(bytes("k"), 1024U * 2);
+  EXPECT_EQ(bytes("x"), 4096U * 2);
+  EXPECT_EQ(bytes("rope.cos_sin"), 4096U * 128 * 4);
+  EXPECT_EQ(plan.tensors.size(), 31U);
+  uint64_t total = 0;
+  for (const Tensor& t : plan.tensors) total += t.bytes;
+  EXPECT_EQ(plan.total_bytes(), total);
+  // 130 tokens: two tiles of rows.
+  EXPECT_EQ(plan_dense_layer({.batch = 130}).padded_rows, 256U);
+}
+
+TEST(LayerPlan, LaunchesShareTheLayersTensors) {
+  const LayerPlan plan = plan_dense_layer({});
+  EXPECT_EQ(bound(plan, "attn_norm", "y"),
+            std::make_pair(std::string("attn_norm.out"), uint64_t{0}));
+  EXPECT_EQ(bound(plan, "qkv_proj", "a_map").first, "attn_norm.out");
+  EXPECT_EQ(bound(plan, "qkv_proj", "c").first, "qkv_proj.out");
+  // Q, K and V are column slices of the QKV output: 4096 and 5120 FP32 values in.
+  EXPECT_EQ(bound(plan, "q_cast", "c"), std::make_pair(std::string("qkv_proj.out"), uint64_t{0}));
+  EXPECT_EQ(bound(plan, "k_cast", "c"),
+            std::make_pair(std::string("qkv_proj.out"), uint64_t{16384}));
+  EXPECT_EQ(bound(plan, "v_cast", "c"),
+            std::make_pair(std::string("qkv_proj.out"), uint64_t{20480}));
+  EXPECT_EQ(bound(plan, "rope", "q").first, "q");
+  EXPECT_EQ(bound(plan, "rope", "k").first, "k");
+  EXPECT_EQ(bound(plan, "kv_append", "key").first, "k");
+  EXPECT_EQ(bound(plan, "kv_append", "key_cache").first, "k_cache");
+  EXPECT_EQ(bound(plan, "attention", "q").first, "q");
+  EXPECT_EQ(bound(plan, "attention", "k_cache").first, "k_cache");
+  EXPECT_EQ(bound(plan, "attention", "v_cache").first, "v_cache");
+  EXPECT_EQ(bound(plan, "attention_combine", "o_partial").first, "attention.o_partial");
+  EXPECT_EQ(bound(plan, "attention_cast", "out").first, "o_proj.in");
+  EXPECT_EQ(bound(plan, "attn_residual", "residual").first, "x");
+  EXPECT_EQ(bound(plan, "ffn_norm", "x").first, "h");
+  EXPECT_EQ(bound(plan, "ffn_residual", "residual").first, "h");
+  EXPECT_EQ(bound(plan, "swiglu", "gate_up").first, "gate_up");
+  EXPECT_EQ(bound(plan, "down_proj", "a_map").first, "down_proj.in");
+  // Every tensor is used, and every tensor a launch reads was filled or written before.
+  std::set<int> used, ready;
+  for (size_t i = 0; i < plan.tensors.size(); ++i)
+    if (plan.tensors[i].fill != Fill::kZero) ready.insert(static_cast<int>(i));
+  for (const PlannedLaunch& l : plan.launches) {
+    const auto args = l.launch.arguments();
+    for (size_t i = 0; i < args.size(); ++i) {
+      const int t = l.bindings[i].tensor;
+      if (t < 0) continue;
+      used.insert(t);
+      const bool reads = args[i].access != kernels::Access::kWrite;
+      // GEMM inputs have padding rows nothing writes: they start zero, as intended.
+      const bool padded = plan.tensors[static_cast<size_t>(t)].bytes > args[i].size_bytes;
+      if (reads && !padded) {
+        EXPECT_TRUE(ready.contains(t)) << l.step << " " << args[i].name;
+      }
+      if (args[i].access != kernels::Access::kRead) ready.insert(t);
+    }
+  }
+  EXPECT_EQ(used.size(), plan.tensors.size());
+}
+
+TEST(LayerPlan, AddressesAreGlobalMemorysPlacement) {
+  const LayerPlan plan =
+      plan_dense_layer({.context = 100, .hidden = 256, .heads = 4, .kv_heads = 1, .ffn = 64});
+  const std::vector<uint64_t> addresses = tensor_addresses(plan);
+  GlobalMemory memory;
+  for (size_t i = 0; i < plan.tensors.size(); ++i)
+    EXPECT_EQ(memory.allocate(plan.tensors[i].name, plan.tensors[i].bytes), addresses[i]);
+}
+
+void expect_error(const LayerOptions& o, const std::string& text) {
+  try {
+    plan_dense_layer(o);
+    ADD_FAILURE() << "no error; expected one with '" << text << "'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
+TEST(LayerPlan, BadOptionsNameTheOption) {
+  expect_error({.heads = 30}, "--heads 30 is not a multiple of --kv-heads 8");
+  expect_error({.heads = 16}, "--heads 16 with --kv-heads 8: decode_attention groups exactly 4");
+  expect_error({.kv_heads = 0}, "--kv-heads 0");
+  expect_error({.hidden = 1000}, "--hidden 1000: expected a positive multiple of 128");
+  expect_error({.ffn = 100}, "--ffn 100: expected a positive multiple of 64");
+  expect_error({.batch = 0}, "--batch 0");
+  expect_error({.context = 0}, "--context 0");
+  expect_error({.phase = Phase::kPrefill}, "--phase prefill: not available yet");
+  expect_error({.sm_version = 75}, "--arch sm_75");
+  expect_error({.batch = 4096, .context = 131072}, "GiB, more than the 32 GiB");
+}
+
+}  // namespace
+}  // namespace sassim::emu::workload

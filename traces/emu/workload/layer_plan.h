@@ -1,0 +1,94 @@
+// A decoder layer as the GPU runs it: the tensors it allocates once (activations,
+// weights, the paged KV cache, index tensors, scratch) and its kernel launches in stream
+// order, each buffer argument bound to a tensor and a byte offset in it. Pure: no
+// memory is allocated here (layer_capture.h executes a plan). See docs/LLM.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/launch.h"
+
+namespace sassim::emu::workload {
+
+enum class Phase { kDecode, kPrefill };
+
+// The layer's shape. Defaults: one layer of Llama 3 8B (config.json of
+// meta-llama/Meta-Llama-3-8B: hidden_size 4096, num_attention_heads 32,
+// num_key_value_heads 8, head_dim 4096 / 32 = 128, intermediate_size 14336,
+// rms_norm_eps 1e-5, rope_theta 500000), decoding one sequence of 4096 tokens.
+struct LayerOptions {
+  Phase phase = Phase::kDecode;
+  uint32_t batch = 1;       // sequences, one new token each (decode)
+  uint32_t context = 4096;  // tokens the new one attends to, itself included (the longest)
+  uint32_t hidden = 4096;
+  uint32_t heads = 32;
+  uint32_t kv_heads = 8;
+  uint32_t ffn = 14336;
+  int sm_version = 90;  // 80, 86, 89: hgemm_mma; 90: bf16_gemm_wgmma (sm_90a)
+};
+
+// How a tensor starts (layer_capture.cc fills it).
+enum class Fill {
+  kZero,         // written by a launch before it is read (or padding rows)
+  kBf16,         // BF16 multiples of 1/8 in [-1, 1] (kernels/values.h), stream `seed`
+  kWeight,       // the GEMM's operand type (FP16 for hgemm_mma, BF16 for wgmma), multiples
+                 // of 1/8 in [-1, 1] times weight_scale
+  kPositions,    // int32 [batch]: context_len - 1, the new token's position
+  kCosSin,       // rope's table [max_position][128] FP32
+  kSlots,        // int64 [batch]: the cache slot of the new token
+  kBlockTables,  // int32 [batch][max_pages]
+  kContextLens,  // int32 [batch]
+};
+
+enum class Role { kActivation, kWeight, kCache, kIndex, kScratch };
+
+struct Tensor {
+  std::string name;
+  std::string shape;  // "[1][4096] bf16"
+  uint64_t bytes = 0;
+  Role role = Role::kScratch;
+  Fill fill = Fill::kZero;
+  uint64_t seed = 0;
+  float weight_scale = 1;  // kWeight: a power of two near 1/sqrt(K)
+};
+
+// Where one argument of a launch points: a tensor (-1 for scalars) and a byte offset.
+struct Binding {
+  int tensor = -1;
+  uint64_t offset = 0;
+};
+
+struct PlannedLaunch {
+  std::string step;                 // "qkv_proj"
+  std::string kernel;               // "bf16_gemm_wgmma"
+  std::vector<std::string> values;  // the suite values describe_launch takes
+  std::string listing_folder;       // "sm_90a": the folder of kernels/sass holding it
+  kernels::Launch launch;
+  std::vector<Binding> bindings;  // one per argument
+};
+
+struct LayerPlan {
+  LayerOptions options;
+  uint32_t tokens = 0;       // rows the layer computes (decode: batch)
+  uint32_t padded_rows = 0;  // GEMM rows: tokens rounded up to the GEMMs' 128-row tile
+  std::vector<Tensor> tensors;
+  std::vector<PlannedLaunch> launches;
+  // Index of the tensor named `name`; throws sassim::Error when there is none.
+  int tensor(std::string_view name) const;
+  uint64_t total_bytes() const;
+};
+
+// The workload names `sassim workload` knows and whether each can be written.
+inline constexpr std::string_view kDenseLayer = "dense-layer";
+inline constexpr std::string_view kMoeLayer = "moe-layer";
+
+// Checks `o` (sassim::Error naming the option: "--heads 30: ...") and plans a dense
+// decoder layer (Llama style): RMSNorm, QKV GEMM, RoPE, KV append, decode attention and
+// its combine, output GEMM, residual add, RMSNorm, gate/up GEMM, SwiGLU, down GEMM,
+// residual add, with the BF16 epilogues the suite's FP32-output GEMMs need.
+LayerPlan plan_dense_layer(const LayerOptions& o);
+
+}  // namespace sassim::emu::workload
