@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The energy columns of `sassim run` end to end: on the bundled V100 BFS trace the HDF5
-/kernels columns energy_j and avg_power_w come last, with units; energy_j is the sum of
+/kernels columns energy_j and avg_power_w follow cycles_ci95_pct, with units; energy_j is the sum of
 the /energy split and avg_power_w = energy_j / (cycles / core clock); json and csv print
 the same numbers; a config without an energy section (gtx1080) writes NaN and no /energy.
 Usage: energy_columns.py SASSIM_BINARY REPO_ROOT"""
@@ -41,8 +41,10 @@ with tempfile.TemporaryDirectory() as work:
         names = list(k.dtype.names)
         units = dict(zip(names, [u.decode() if isinstance(u, bytes) else u
                                  for u in k.attrs["units"]]))
-        check(names[-4:] == ["energy_j", "avg_power_w", "energy_per_flop_j",
-                             "energy_per_dram_byte_j"], f"energy columns last: {names[-4:]}")
+        at = names.index("cycles_ci95_pct") + 1  # after it, before the speed of light's
+        check(names[at:at + 4] == ["energy_j", "avg_power_w", "energy_per_flop_j",
+                                   "energy_per_dram_byte_j"] and names[at + 4] == "bound_by",
+              f"energy columns after cycles_ci95_pct: {names[at:at + 5]}")
         check(units["energy_j"] == "J" and units["avg_power_w"] == "W", "units J and W")
         rows = k[:]
         joules = f["energy/joules"][:]
