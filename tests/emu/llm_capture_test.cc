@@ -14,6 +14,7 @@
 #include "kernels/suite.h"
 #include "kernels/values.h"
 #include "sim/gpu.h"
+#include "tests/emu/listing_capture.h"
 #include "tests/support/scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/emu/suite/suite_io.h"
@@ -23,31 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Captured {
-  CaptureResult result;
-  SuiteCheck check;
-  fs::path folder;
-};
-
 Captured run(const std::string& arch, const std::string& kernel,
              const std::vector<std::string_view>& values, bool trace) {
-  const fs::path path = fs::path(SASSIM_SOURCE_DIR) / "kernels/sass" / arch / (kernel + ".sass");
-  const traces::sass::Listing listing = traces::sass::read_listing(path);
-  const kernels::Launch launch = kernels::describe_launch(kernel, values);
-  DeviceBuffers buffers(launch);
-  fill_suite_inputs(launch, values, buffers);
-  CaptureOptions options;
-  options.sm_version = listing_sm_version(listing, path);
-  options.const_bank2 = read_const_bank2(path);
-  Captured c;
-  if (trace) {
-    c.folder = test_support::scratch_path("emu_llm_" + arch + "_" + kernel);
-    fs::remove_all(c.folder);
-    options.trace_folder = c.folder;
-  }
-  c.result = capture(listing, launch, buffers, options);
-  c.check = check_suite_outputs(launch, values, buffers);
-  return c;
+  return capture_listing(arch, kernel, values, trace ? "emu_llm_" : "");
 }
 
 class LlmCapture : public ::testing::TestWithParam<std::string> {};

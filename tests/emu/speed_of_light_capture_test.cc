@@ -11,6 +11,7 @@
 #include "configs/config_loader.h"
 #include "kernels/suite.h"
 #include "sim/gpu.h"
+#include "tests/emu/listing_capture.h"
 #include "tests/support/scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/emu/suite/suite_io.h"
@@ -28,19 +29,9 @@ double pct(const sim::SpeedOfLight& s, sim::SolLimit limit) {
 sim::KernelResult capture_and_run(const std::string& arch, const std::string& kernel,
                                   const std::vector<std::string_view>& values,
                                   const std::string& preset) {
-  const fs::path path = fs::path(SASSIM_SOURCE_DIR) / "kernels/sass" / arch / (kernel + ".sass");
-  const traces::sass::Listing listing = traces::sass::read_listing(path);
-  const kernels::Launch launch = kernels::describe_launch(kernel, values);
-  DeviceBuffers buffers(launch);
-  fill_suite_inputs(launch, values, buffers);
-  CaptureOptions options;
-  options.sm_version = listing_sm_version(listing, path);
-  options.const_bank2 = read_const_bank2(path);
-  const fs::path folder = test_support::scratch_path("sol_" + arch + "_" + kernel);
-  fs::remove_all(folder);
-  options.trace_folder = folder;
-  capture(listing, launch, buffers, options);
-  EXPECT_TRUE(check_suite_outputs(launch, values, buffers).ok);
+  const Captured c = capture_listing(arch, kernel, values, "sol_");
+  EXPECT_TRUE(c.check.ok);
+  const fs::path& folder = c.folder;
   auto workload = traces::open_accelsim_workload(folder);
   sim::Gpu gpu(config::load_config(preset, {}));
   const auto results = gpu.run(*workload);

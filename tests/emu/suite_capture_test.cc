@@ -13,6 +13,7 @@
 #include "configs/config_loader.h"
 #include "kernels/suite.h"
 #include "sim/gpu.h"
+#include "tests/emu/listing_capture.h"
 #include "tests/support/scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/emu/suite/suite_io.h"
@@ -23,12 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Captured {
-  CaptureResult result;
-  SuiteCheck check;
-  fs::path folder;
-};
-
 const traces::sass::Function& function_of(const traces::sass::Listing& l, std::string_view name) {
   for (const auto& f : l.functions) {
     if (f.name == name) return f;
@@ -36,29 +31,9 @@ const traces::sass::Function& function_of(const traces::sass::Listing& l, std::s
   throw std::runtime_error("no function " + std::string(name));
 }
 
-fs::path listing_path(const std::string& arch, const std::string& kernel) {
-  return fs::path(SASSIM_SOURCE_DIR) / "kernels/sass" / arch / (kernel + ".sass");
-}
-
 Captured run(const std::string& arch, const std::string& kernel,
              const std::vector<std::string_view>& values, bool trace) {
-  const fs::path path = listing_path(arch, kernel);
-  const traces::sass::Listing listing = traces::sass::read_listing(path);
-  const kernels::Launch launch = kernels::describe_launch(kernel, values);
-  DeviceBuffers buffers(launch);
-  fill_suite_inputs(launch, values, buffers);
-  CaptureOptions options;
-  options.sm_version = listing_sm_version(listing, path);
-  options.const_bank2 = read_const_bank2(path);
-  Captured c;
-  if (trace) {
-    c.folder = test_support::scratch_path("emu_" + arch + "_" + kernel);
-    fs::remove_all(c.folder);
-    options.trace_folder = c.folder;
-  }
-  c.result = capture(listing, launch, buffers, options);
-  c.check = check_suite_outputs(launch, values, buffers);
-  return c;
+  return capture_listing(arch, kernel, values, trace ? "emu_" : "");
 }
 
 // Instructions from the entry to the first unguarded EXIT, for kernels without branches.

@@ -1,4 +1,5 @@
 #include "traces/emu/suite/llm_io.h"
+#include "traces/emu/suite/byte_vectors.h"
 
 #include <cstring>
 #include <vector>
@@ -17,18 +18,6 @@ namespace {
 
 namespace k = kernels;
 namespace da = kernels::decode_attention;
-
-template <typename T>
-std::vector<T> read_as(const std::vector<uint8_t>& bytes) {
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return v;
-}
-
-template <typename T>
-void write_as(std::vector<uint8_t>& bytes, const std::vector<T>& v) {
-  std::memcpy(bytes.data(), v.data(), std::min(bytes.size(), v.size() * sizeof(T)));
-}
 
 std::vector<uint16_t> bf16s(size_t count, uint64_t seed) {
   std::vector<uint16_t> v(count);

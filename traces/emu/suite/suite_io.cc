@@ -1,4 +1,5 @@
 #include "traces/emu/suite/suite_io.h"
+#include "traces/emu/suite/byte_vectors.h"
 
 #include <fmt/format.h>
 
@@ -27,18 +28,6 @@ namespace sassim::emu {
 namespace {
 
 namespace k = kernels;
-
-template <typename T>
-std::vector<T> read_as(const std::vector<uint8_t>& bytes) {
-  std::vector<T> v(bytes.size() / sizeof(T));
-  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
-  return v;
-}
-
-template <typename T>
-void write_as(std::vector<uint8_t>& bytes, const std::vector<T>& v) {
-  std::memcpy(bytes.data(), v.data(), std::min(bytes.size(), v.size() * sizeof(T)));
-}
 
 void fill_floats(DeviceBuffers& b, size_t arg, uint64_t seed) {
   std::vector<float> v(b.arg(arg).size() / 4);
