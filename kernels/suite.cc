@@ -6,6 +6,7 @@
 
 #include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/flash_attention.h"
+#include "kernels/fp8_gemm_wgmma.h"
 #include "kernels/hgemm_mma.h"
 #include "kernels/pointer_chase.h"
 #include "kernels/reduction.h"
@@ -24,7 +25,7 @@ constexpr std::string_view kKernels[] = {
     stream::kTriadKernel,         reduction::kKernel,       transpose::kNaiveKernel,
     transpose::kSharedKernel,     transpose::kPaddedKernel, pointer_chase::kGlobalKernel,
     pointer_chase::kSharedKernel, sgemm::kKernel,           hgemm_mma::kKernel,
-    bf16_gemm_wgmma::kKernel,     flash_attention::kKernel,
+    bf16_gemm_wgmma::kKernel,     flash_attention::kKernel, fp8_gemm_wgmma::kKernel,
 };
 
 }  // namespace
@@ -85,6 +86,9 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   if (kernel == hgemm_mma::kKernel) return hgemm_mma::launch(hgemm_mma::parse_problem(values));
   if (kernel == bf16_gemm_wgmma::kKernel) {
     return bf16_gemm_wgmma::launch(bf16_gemm_wgmma::parse_problem(values));
+  }
+  if (kernel == fp8_gemm_wgmma::kKernel) {
+    return fp8_gemm_wgmma::launch(fp8_gemm_wgmma::parse_problem(values));
   }
   if (kernel == flash_attention::kKernel) {
     return flash_attention::launch(flash_attention::parse_problem(values));
