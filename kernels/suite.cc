@@ -7,6 +7,7 @@
 #include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/decode_attention.h"
 #include "kernels/flash_attention.h"
+#include "kernels/fp8_gemm_wgmma.h"
 #include "kernels/gemm_epilogue.h"
 #include "kernels/hgemm_mma.h"
 #include "kernels/kv_append.h"
@@ -49,6 +50,7 @@ constexpr std::string_view kKernels[] = {
     decode_attention::kCombineKernel,
     gemm_epilogue::kCastKernel,
     gemm_epilogue::kResidualKernel,
+    fp8_gemm_wgmma::kKernel,
 };
 
 }  // namespace
@@ -109,6 +111,9 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   if (kernel == hgemm_mma::kKernel) return hgemm_mma::launch(hgemm_mma::parse_problem(values));
   if (kernel == bf16_gemm_wgmma::kKernel) {
     return bf16_gemm_wgmma::launch(bf16_gemm_wgmma::parse_problem(values));
+  }
+  if (kernel == fp8_gemm_wgmma::kKernel) {
+    return fp8_gemm_wgmma::launch(fp8_gemm_wgmma::parse_problem(values));
   }
   if (kernel == flash_attention::kKernel) {
     return flash_attention::launch(flash_attention::parse_problem(values));

@@ -100,6 +100,7 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"HMMA", Op::kHmma, Unit::kTensor, kR},
     {"LDSM", Op::kLdsm, Unit::kTensor, kR},
     {"HGMMA", Op::kHgmma, Unit::kTensor, kR},
+    {"QGMMA", Op::kHgmma, Unit::kTensor, kR},  // the same operation on 8-bit floats
     {"SYNCS", Op::kSyncs, Unit::kAsync, OpShape{1, 1}},
     {"UTMALDG", Op::kUtmaldg, Unit::kAsync, kNone},
     {"ELECT", Op::kElect, Unit::kAsync, OpShape{1, 1}},

@@ -161,6 +161,8 @@ inline constexpr uint32_t kUniform = 1U << 12;  // uniform datapath (UIADD3, ULD
 inline constexpr uint32_t kZfill = 1U << 13;    // LDGSTS .ZFILL
 inline constexpr uint32_t kClear = 1U << 14;    // BMOV .CLEAR
 inline constexpr uint32_t kAny = 1U << 15;  // BRA .ANY: all lanes go when any lane's guard holds
+// QGMMA: 8-bit operands (E4M3 unless Inst::sub says E5M2: bit 0 for A, bit 1 for B).
+inline constexpr uint32_t kFp8 = 1U << 16;
 }  // namespace flag
 
 // What a SYNCS instruction does to its mbarrier (Inst::sub).
@@ -200,7 +202,7 @@ struct Inst {
   uint8_t sub = 0;     // per operation: Cmp, MUFU function, SHFL mode, atomic op, ...
   uint8_t sub2 = 0;    // per operation: BoolOp, Rounding, LDSM matrices, ...
   uint8_t width = 4;   // memory access bytes per thread (1..16); result registers of loads
-  uint16_t mma_n = 0;  // HGMMA: N of its 64xNx16 shape
+  uint16_t mma_n = 0;  // HGMMA / QGMMA: N of its 64xNx16 / 64xNx32 shape
   uint32_t flags = 0;
   PredSrc guard;                                          // reg kPredTrue, not negated: unguarded
   std::array<uint16_t, 2> dst{kRowScratch, kRowScratch};  // register rows

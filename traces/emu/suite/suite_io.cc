@@ -9,7 +9,9 @@
 
 #include "ground/error.h"
 #include "kernels/bf16_gemm_wgmma.h"
+#include "kernels/e4m3.h"
 #include "kernels/flash_attention.h"
+#include "kernels/fp8_gemm_wgmma.h"
 #include "kernels/hgemm_mma.h"
 #include "kernels/pointer_chase.h"
 #include "kernels/reduction.h"
@@ -47,6 +49,12 @@ std::vector<uint16_t> bf16s(DeviceBuffers& b, size_t arg, uint64_t seed) {
   return v;
 }
 
+std::vector<uint8_t> e4m3s(DeviceBuffers& b, size_t arg, uint64_t seed) {
+  std::vector<uint8_t> v(b.arg(arg).size());
+  k::fill_dyadic_e4m3(v, seed);
+  return v;
+}
+
 // The comparison every kernel's check ends with (compare.h).
 constexpr auto& compare = compare_values;
 
@@ -76,6 +84,9 @@ void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuf
   } else if (name == k::bf16_gemm_wgmma::kKernel) {
     write_as(b.arg(0), bf16s(b, 0, 1));  // the matrices the two tensor maps describe
     write_as(b.arg(1), bf16s(b, 1, 2));
+  } else if (name == k::fp8_gemm_wgmma::kKernel) {
+    write_as(b.arg(0), e4m3s(b, 0, 1));
+    write_as(b.arg(1), e4m3s(b, 1, 2));
   } else if (name == k::flash_attention::kKernel) {
     fill_halves(b, 0, 1);
     fill_halves(b, 1, 2);
@@ -174,6 +185,13 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
     const auto p = k::bf16_gemm_wgmma::parse_problem(values);
     std::vector<float> c(b.arg(2).size() / 4);
     k::bf16_gemm_wgmma::reference(p, bf16s(b, 0, 1), bf16s(b, 1, 2), c);
+    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+  }
+  if (name == k::fp8_gemm_wgmma::kKernel) {
+    const auto p = k::fp8_gemm_wgmma::parse_problem(values);
+    std::vector<float> c(b.arg(2).size() / 4);
+    k::fp8_gemm_wgmma::reference(p, e4m3s(b, 0, 1), e4m3s(b, 1, 2), k::fp8_gemm_wgmma::kScaleA,
+                                 k::fp8_gemm_wgmma::kScaleB, c);
     return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
   if (name == k::flash_attention::kKernel) {
