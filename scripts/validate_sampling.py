@@ -28,10 +28,11 @@ QUICK = {"many-small-kernels", "vectoradd-100-32-trace", "matrixmul-32-32-trace"
 HEADER = ("| workload | preset | --sample | launches | sampled | warp insts | simulated in detail "
           "| fewer | total cycles error | worst sampled launch | CI holds the error | total CI |")
 # Kernels of the suite captured at sizes of many waves (sassim capture), run with
-# --sample ctas: name, kernel and its values, listing.
+# --sample ctas (at least 50 M warp instructions each where they are sampled): name,
+# kernel and its values, listing.
 CAPTURES = [
-    ("stream_triad 2^25", "stream_triad 33554432", "sm_80"),
-    ("saxpy 2^25", "saxpy 33554432", "sm_80"),
+    ("stream_triad 2^27", "stream_triad 134217728", "sm_80"),
+    ("saxpy 2^27", "saxpy 134217728", "sm_80"),
     ("sgemm_tiled 1024^3", "sgemm_tiled 1024 1024 1024", "sm_80"),
 ]
 # Silicon regression runs (a tenth of their sizes, as bench.sh --quick), h200, --sample all.
