@@ -106,7 +106,7 @@ Gpu::Gpu(const config::GpuConfig& config)
   StatNameSink names;
   report_all(names);
   stats_schema_ = std::make_shared<const StatsSchema>(names.names());
-  summary_ = std::make_unique<KernelSummary>(*stats_schema_);
+  summary_ = std::make_unique<KernelSummary>(*stats_schema_, config_);
 }
 
 Gpu::~Gpu() = default;
@@ -266,7 +266,7 @@ KernelResult Gpu::finish(Launch& launch) {
     r.cycles_ci95_pct = 100.0 * s->skipped_cycles_ci95() / static_cast<double>(r.cycles);
     s->extrapolate(change);
   }
-  summary_->fill(change, config_, r);
+  summary_->fill(change, r);
   r.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - launch.host_start).count();
   ++kernels_done_;

@@ -7,7 +7,7 @@
 
 namespace sassim::sim {
 
-KernelSummary::KernelSummary(const StatsSchema& schema)
+KernelSummary::KernelSummary(const StatsSchema& schema, const config::GpuConfig& config)
     : l1_sector_accesses_(schema.matching("gpu.sm[", ".l1.sector_accesses")),
       l1_sector_hits_(schema.matching("gpu.sm[", ".l1.sector_hits")),
       l2_sector_accesses_(schema.matching("gpu.l2.slice[", ".sector_accesses")),
@@ -16,7 +16,10 @@ KernelSummary::KernelSummary(const StatsSchema& schema)
       dram_write_bytes_(schema.matching("gpu.dram.channel[", ".write_bytes")),
       tensor_busy_cycles_(schema.matching("gpu.sm[", ".tensor_busy_cycles")),
       tensor_flops_(schema.matching("gpu.sm[", ".flops.tensor")),
+      config_(config),
       energy_counters_(schema),
+      energy_model_(EnergyModel::of_config(config)),
+      peaks_(config::gpu_peaks(config)),
       fp32_flops_(schema.matching("gpu.sm[", ".flops.fp32")),
       fp16_flops_(schema.matching("gpu.sm[", ".flops.fp16")),
       fp64_flops_(schema.matching("gpu.sm[", ".flops.fp64")),
@@ -30,8 +33,8 @@ KernelSummary::KernelSummary(const StatsSchema& schema)
   }
 }
 
-void KernelSummary::fill(const StatsSnapshot& change, const config::GpuConfig& config,
-                         KernelResult& r) const {
+void KernelSummary::fill(const StatsSnapshot& change, KernelResult& r) const {
+  const config::GpuConfig& config = config_;
   r.stats = KernelStats(change);
   r.issue_slots = r.cycles * config.num_sms() * config.sm().sub_cores();
   r.ipc = r.cycles == 0 ? 0.0 : static_cast<double>(r.warp_insts) / static_cast<double>(r.cycles);
@@ -48,9 +51,7 @@ void KernelSummary::fill(const StatsSnapshot& change, const config::GpuConfig& c
   r.tensor_utilisation =
       sub_core_cycles == 0 ? 0.0 : change.sum(tensor_busy_cycles_) / sub_core_cycles;
   r.tensor_tflops = seconds == 0 ? 0.0 : change.sum(tensor_flops_) / seconds / 1e12;
-  if (config.has_energy()) {
-    r.energy = EnergyModel(config).compute(energy_counters_.gather(change), r.cycles);
-  }
+  if (energy_model_) r.energy = energy_model_->compute(energy_counters_.gather(change), r.cycles);
   SolWork work;
   work.seconds = seconds;
   for (std::size_t t = 1; t < config::kNumMmaTypes; ++t) {
@@ -65,7 +66,7 @@ void KernelSummary::fill(const StatsSnapshot& change, const config::GpuConfig& c
   work.l1_bytes = change.sum(l1_data_path_bytes_);
   work.l2_bytes = change.sum(l2_data_bytes_);
   work.dram_bytes = r.dram_bytes;
-  r.sol = speed_of_light(work, config::gpu_peaks(config));
+  r.sol = speed_of_light(work, peaks_);
 }
 
 }  // namespace sassim::sim

@@ -4,8 +4,10 @@
 // schema, not by name per kernel.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "configs/peaks.h"
 #include "configs/sassim_config.pb.h"
 #include "sim/energy_model.h"
 #include "sim/kernel_result.h"
@@ -15,10 +17,13 @@ namespace sassim::sim {
 
 class KernelSummary {
  public:
-  explicit KernelSummary(const StatsSchema& schema);
+  // `config` (the GPU's, which outlives the summary) gives the energy model and the peaks
+  // once, not per kernel.
+  KernelSummary(const StatsSchema& schema, const config::GpuConfig& config);
   // Sets r's rates, DRAM bytes and GB/s, seconds and tensor figures from r.cycles and
-  // `change`, r.stats from `change`, and r.energy when the config has an energy section.
-  void fill(const StatsSnapshot& change, const config::GpuConfig& config, KernelResult& r) const;
+  // `change`, r.stats from `change`, r.sol, and r.energy when the config has an energy
+  // section.
+  void fill(const StatsSnapshot& change, KernelResult& r) const;
   // Bytes read and written at the DRAM channels, of counters or of their change.
   double dram_bytes(const StatsSnapshot& s) const {
     return s.sum(dram_read_bytes_) + s.sum(dram_write_bytes_);
@@ -29,7 +34,10 @@ class KernelSummary {
   std::vector<std::uint32_t> l2_sector_accesses_, l2_sector_hits_;
   std::vector<std::uint32_t> dram_read_bytes_, dram_write_bytes_;
   std::vector<std::uint32_t> tensor_busy_cycles_, tensor_flops_;
+  const config::GpuConfig& config_;
   EnergyCounterIndex energy_counters_;
+  std::unique_ptr<EnergyModel> energy_model_;  // null: no energy section
+  config::GpuPeaks peaks_;
   // Speed of light (sim/speed_of_light.h): FLOPs by tensor operand type and kind,
   // integer-pipe instructions, bytes charged to the L1 and L2 data paths.
   std::array<std::vector<std::uint32_t>, config::kNumMmaTypes> tensor_flops_by_type_;
