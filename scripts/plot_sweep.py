@@ -68,7 +68,10 @@ def main():
     ax.set_ylabel(what)
     ax.set_title(f"{what} vs {param}")
     ax.grid(True, color="#ddd")
-    ax.legend(fontsize=8, title="trace")
+    # The legend names what tells the lines apart: the trace, then the other swept
+    # parameters (sweep_series labels each line "trace, other=value, ...").
+    others = [a for a in axes if a != param]
+    ax.legend(fontsize=8, title=", ".join(["trace"] + others))
     fig.tight_layout()
     fig.savefig(args.out, dpi=120)
     print(f"wrote {args.out} ({len(series)} line(s))")
