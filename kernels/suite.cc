@@ -12,6 +12,7 @@
 #include "kernels/hgemm_mma.h"
 #include "kernels/kv_append.h"
 #include "kernels/pointer_chase.h"
+#include "kernels/prefill_attention.h"
 #include "kernels/reduction.h"
 #include "kernels/rmsnorm.h"
 #include "kernels/rope.h"
@@ -51,6 +52,7 @@ constexpr std::string_view kKernels[] = {
     gemm_epilogue::kCastKernel,
     gemm_epilogue::kResidualKernel,
     fp8_gemm_wgmma::kKernel,
+    prefill_attention::kKernel,
 };
 
 }  // namespace
@@ -134,6 +136,9 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   if (kernel == gemm_epilogue::kResidualKernel) {
     return gemm_epilogue::launch(gemm_epilogue::kResidualKernel,
                                  gemm_epilogue::parse_problem(values));
+  }
+  if (kernel == prefill_attention::kKernel) {
+    return prefill_attention::launch(prefill_attention::parse_problem(values));
   }
   std::string known;
   for (const std::string_view name : suite_kernels())

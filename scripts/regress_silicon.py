@@ -57,7 +57,7 @@ NOT_CAPTURED: dict[str, str] = {}
 # error (a misspelt name, a dropped record row).
 AWAITING_MEASUREMENT = {
     "fp8_gemm_wgmma", "rmsnorm", "swiglu", "rope", "kv_append", "decode_attention",
-    "decode_attention_combine", "cast_bf16", "residual_add",
+    "decode_attention_combine", "cast_bf16", "residual_add", "prefill_attention",
 }
 
 

@@ -62,7 +62,11 @@ TEST(EmuIntOps, ImadWideHiAndX) {
       .add("MOV", {R(3), I(0x1)})
       .add("IMAD.WIDE.U32", {R(4), R(0), R(1), R(2, {"64"})})  // 0xfffffffe*16 + 0x1ffffffff
       .add("IMAD.WIDE", {R(6), R(0), R(1), R(255)})            // -32
-      .add("IMAD.HI.U32", {R(8), R(0), R(1), R(3)})            // 0xf + 1
+      .add("MOV", {R(12), I(0x80000000)})
+      .add("MOV", {R(13), I(0x5)})
+      // A register addend is the pair R13:R12: (0xf_ffffffe0 + 0x5_80000000) >> 32.
+      .add("IMAD.HI.U32", {R(8), R(0), R(1), R(12)})
+      .add("IMAD.HI.U32", {R(11), R(0), R(1), I(0x1)})  // an immediate adds to the high word
       .add("IADD3", {R(9), P(0), R(2), R(3), R(255)})
       .add("IMAD.X", {R(10), R(255), R(255), R(3), P(0)})  // 1 + carry
       .add("EXIT", {});
@@ -70,7 +74,8 @@ TEST(EmuIntOps, ImadWideHiAndX) {
   const uint64_t wide = uint64_t{rig.reg(5)} << 32 | rig.reg(4);
   EXPECT_EQ(wide, 0xfffffffeULL * 16 + 0x1ffffffffULL);
   EXPECT_EQ(uint64_t{rig.reg(7)} << 32 | rig.reg(6), static_cast<uint64_t>(-32));
-  EXPECT_EQ(rig.reg(8), 0x10U);
+  EXPECT_EQ(rig.reg(8), 0x15U);
+  EXPECT_EQ(rig.reg(11), 0x10U);
   EXPECT_EQ(rig.reg(10), 2U);
 }
 

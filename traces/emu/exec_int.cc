@@ -58,7 +58,13 @@ void imad(const Inst& inst, Warp& w, unsigned lane) {
       const uint64_t prod = u ? uint64_t{a} * b
                               : static_cast<uint64_t>(int64_t{static_cast<int32_t>(a)} *
                                                       int64_t{static_cast<int32_t>(b)});
-      uint64_t r = (prod >> 32) + ival(w, inst.src[2], lane);
+      // A register addend is the 64-bit pair (Rc+1:Rc), added before the high word is
+      // taken: nvcc's unsigned division refines its reciprocal estimate x with
+      // `MOV Rc, RZ; IMAD.HI.U32 Rx, Rx, Re, Rc` (x in Rc+1 = Rx), i.e. x + umulhi(x, e),
+      // and yields wrong quotients from 3 upwards under a 32-bit addend.
+      const Src& c = inst.src[2];
+      const bool pair = c.kind == SrcKind::kReg || c.kind == SrcKind::kUReg;
+      uint64_t r = pair ? ((prod + raw64(w, c, lane)) >> 32) : (prod >> 32) + ival(w, c, lane);
       if (inst.flags & flag::kX) r += carry_in(inst, w, lane);
       write(inst, w, inst.dst[0], lane, static_cast<uint32_t>(r));
       write_pred(inst, w, inst.pdst[0], lane, (r >> 32) != 0);
