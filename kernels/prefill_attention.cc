@@ -39,9 +39,11 @@ Problem parse_problem(ParamValues values) {
 }
 
 std::vector<float> reference_blockwise(const Problem& p, std::span<const uint16_t> q,
-                                       std::span<const uint16_t> k, std::span<const uint16_t> v) {
+                                       std::span<const uint16_t> k, std::span<const uint16_t> v,
+                                       std::vector<float>* spread) {
   const std::vector<float> qf = bf16_to_floats(q), kf = bf16_to_floats(k), vf = bf16_to_floats(v);
   std::vector<float> o(p.tokens() * p.heads * kHeadDim);
+  if (spread != nullptr) spread->assign(o.size(), 0.0F);
   for (uint64_t b = 0; b < p.batch; ++b) {
     const uint64_t first = b * p.seq_len;
     for (uint64_t h = 0; h < p.heads; ++h) {
@@ -51,7 +53,7 @@ std::vector<float> reference_blockwise(const Problem& p, std::span<const uint16_
         const uint64_t blocks = p.causal ? i / kBlockKV + 1 : p.seq_len / kBlockKV;
         float running_max = kNegInf;
         float running_sum = 0.0F;
-        std::array<float, kHeadDim> acc{};
+        std::array<float, kHeadDim> acc{}, acc_abs{};
         for (uint64_t key0 = 0; key0 < blocks * kBlockKV; key0 += kBlockKV) {
           std::array<float, kBlockKV> s{};
           float block_max = kNegInf;
@@ -70,21 +72,41 @@ std::vector<float> reference_blockwise(const Problem& p, std::span<const uint16_
           const float correction = std::exp2(running_max - new_max);
           running_sum *= correction;
           for (float& a : acc) a *= correction;
+          for (float& a : acc_abs) a *= correction;
           for (uint64_t j = 0; j < kBlockKV; ++j) {
             const float prob = std::exp2(s[j] - new_max);
             running_sum += prob;
             const float prob16 = bf16_to_float(float_to_bf16(prob));
             const float* vrow = &vf[row(first + key0 + j, p.kv_heads, kvh)];
-            for (uint64_t d = 0; d < kHeadDim; ++d) acc[d] = std::fma(prob16, vrow[d], acc[d]);
+            for (uint64_t d = 0; d < kHeadDim; ++d) {
+              acc[d] = std::fma(prob16, vrow[d], acc[d]);
+              acc_abs[d] += prob16 * std::fabs(vrow[d]);
+            }
           }
           running_max = new_max;
         }
         float* out = &o[row(first + i, p.heads, h)];
         for (uint64_t d = 0; d < kHeadDim; ++d) out[d] = acc[d] / running_sum;
+        if (spread == nullptr) continue;
+        float* spread_row = &(*spread)[row(first + i, p.heads, h)];
+        for (uint64_t d = 0; d < kHeadDim; ++d) spread_row[d] = acc_abs[d] / running_sum;
       }
     }
   }
   return o;
+}
+
+std::vector<double> tolerances(const std::vector<float>& want, const std::vector<float>& spread) {
+  if (want.size() != spread.size()) {
+    throw std::invalid_argument("prefill_attention tolerances: " + std::to_string(spread.size()) +
+                                " spreads for " + std::to_string(want.size()) + " values");
+  }
+  std::vector<double> t(want.size());
+  for (size_t i = 0; i < t.size(); ++i) {
+    t[i] = kAbsTolerance + kRelTolerance * std::fabs(static_cast<double>(want[i])) +
+           kSpreadTolerance * spread[i];
+  }
+  return t;
 }
 
 std::vector<float> reference_naive(const Problem& p, std::span<const uint16_t> q,

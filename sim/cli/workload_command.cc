@@ -115,13 +115,18 @@ void run_workload(WorkloadCliOptions& o) {
   const wl::LayerOptions& L = plan.options;
   const std::string gemm = plan.launches.at(1).kernel;
   fmt::print(
-      "{} decode: batch {}, context {}, hidden {}, heads {} (KV {}), head dim 128, ffn {}, "
+      "{} {}: batch {}, context {}, hidden {}, heads {} (KV {}), head dim 128, ffn {}, "
       "sm_{}\n",
-      o.name, L.batch, L.context, L.hidden, L.heads, L.kv_heads, L.ffn, L.sm_version);
-  fmt::print(
-      "GEMMs ({}): M = {} token{} padded to {} rows (its 128-row tile; the padding rows are "
-      "zeros and are computed); a skinny decode GEMM is future work\n",
-      gemm, plan.tokens, plan.tokens == 1 ? "" : "s", plan.padded_rows);
+      o.name, o.phase, L.batch, L.context, L.hidden, L.heads, L.kv_heads, L.ffn, L.sm_version);
+  if (plan.padded_rows == plan.tokens) {
+    fmt::print("GEMMs ({}): M = {} tokens, a multiple of the 128-row tile\n", gemm, plan.tokens);
+  } else {
+    fmt::print(
+        "GEMMs ({}): M = {} token{} padded to {} rows (its 128-row tile; the padding rows are "
+        "zeros and are computed){}\n",
+        gemm, plan.tokens, plan.tokens == 1 ? "" : "s", plan.padded_rows,
+        L.phase == wl::Phase::kDecode ? "; a skinny decode GEMM is future work" : "");
+  }
   if (o.plan_only) {
     print_plan(plan);
     return;
@@ -184,10 +189,14 @@ void add_workload_command(CLI::App& app) {
       "workload",
       "Execute a whole LLM decoder layer's SASS on the CPU and write it as one trace folder");
   cmd->add_option("name", o->name, "dense-layer (moe-layer is not available yet)")->required();
-  cmd->add_option("--phase", o->phase, "decode (prefill is not available yet)");
-  cmd->add_option("--batch", o->layer.batch, "sequences, one new token each (default 1)");
+  cmd->add_option(
+      "--phase", o->phase,
+      "decode (one new token per sequence) or prefill (a prompt of --context tokens per sequence)");
+  cmd->add_option("--batch", o->layer.batch,
+                  "sequences: one new token each (decode) or one prompt each (prefill); default 1");
   cmd->add_option("--context", o->layer.context,
-                  "tokens the new one attends to, itself included (default 4096)");
+                  "decode: tokens the new one attends to, itself included; prefill: the prompt's "
+                  "tokens, a multiple of 64 (default 4096)");
   cmd->add_option("--hidden", o->layer.hidden, "hidden size (default 4096)");
   cmd->add_option("--heads", o->layer.heads, "query heads, head dim 128 (default 32)");
   cmd->add_option("--kv-heads", o->layer.kv_heads, "KV heads (default 8)");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `sassim workload`: option errors naming the option; a small dense layer captured with
-# --check, listed by `trace info` and replayed by `run --sass` as its 18 launches; a
-# wrong listing caught by --check at the launch that runs it.
+# --check, listed by `trace info` and replayed by `run --sass` as its 18 launches; a small
+# prefill (16 launches) likewise; a wrong listing caught by --check at the launch that
+# runs it.
 # Usage: workload_cli.sh SASSIM_BINARY REPO_ROOT
 set -uo pipefail
 sassim="$1"
@@ -15,8 +16,10 @@ small=(--batch 2 --context 600 --hidden 256 --heads 4 --kv-heads 1 --ffn 256 -q)
 
 expect 1 "moe-layer: not available yet: .*top-k router" -- "$sassim" workload moe-layer -o "$work/x"
 expect 1 "workload gpt: unknown workload: expected dense-layer" -- "$sassim" workload gpt
-expect 1 "--phase prefill: not available yet: .*flash_attention_fwd has head dimension 64" -- \
-  "$sassim" workload dense-layer --phase prefill
+expect 1 "--context 100 with --phase prefill: expected a multiple of 64" -- \
+  "$sassim" workload dense-layer --phase prefill --context 100
+expect 1 "--batch 64 x --context 2048 = 131072 prompt tokens with --phase prefill: expected at most 65536" -- \
+  "$sassim" workload dense-layer --phase prefill --batch 64 --context 2048
 expect 1 "--phase fast: expected decode or prefill" -- "$sassim" workload dense-layer --phase fast
 expect 1 "--heads 30 is not a multiple of --kv-heads 8" -- "$sassim" workload dense-layer --heads 30
 expect 1 "--arch sm_75: expected sm_80" -- "$sassim" workload dense-layer --arch sm_75
@@ -26,6 +29,10 @@ expect 1 "--listings $work/none: not a folder" -- \
 
 # The plan of the default layer: the padding stated, Q/K/V slices of the QKV output.
 expect 0 "M = 1 token padded to 128 rows" -- "$sassim" workload dense-layer --plan
+expect 0 "M = 4096 tokens, a multiple of the 128-row tile" -- \
+  "$sassim" workload dense-layer --phase prefill --plan
+expect 0 "attention +prefill_attention +q=q k=k v=v o=o_proj.in" -- \
+  "$sassim" workload dense-layer --phase prefill --plan
 expect 0 "k_cast +cast_bf16 +c=qkv_proj.out\+16384 out=k" -- "$sassim" workload dense-layer --plan
 
 layer="$work/layer"
@@ -56,6 +63,24 @@ table="$(sed -n '/^  id  kernel /,/^ *total /p' <<<"$run_out")"
 rows="$(grep -Ec "^ *[0-9]+ +(rmsnorm|bf16_gemm_wgmma|cast_bf16|rope|kv_append|decode_attention|decode_attention_combine|residual_add|swiglu) " <<<"$table")"
 grep -q "total (18 kernels)" <<<"$table" || fail "no total of 18 kernels: $run_out"
 [[ "$rows" == 18 ]] || fail "expected 18 result rows, found $rows: $run_out"
+
+# A prefill of 2 prompts of 128 tokens: 16 launches checked, replayed as 16 kernels.
+prefill="$work/prefill"
+out="$("$sassim" workload dense-layer --phase prefill --batch 2 --context 128 --hidden 256 \
+  --heads 4 --kv-heads 1 --ffn 256 -q --check -o "$prefill" 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "prefill --check exited $rc: $out"
+checks="$(grep -c "values match the CPU reference\|within the FP32 summation bound" <<<"$out")"
+[[ "$checks" == 16 ]] || fail "expected 16 checked prefill launches, found $checks: $out"
+grep -q "prefill_attention: 131072 of 131072 values match" <<<"$out" ||
+  fail "no prefill_attention check: $out"
+replay="$(sed -n 's/^replay: sassim run //p' <<<"$out")"
+read -ra replay_args <<<"$replay"
+run_out="$("$sassim" run -q "${replay_args[@]}" 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "prefill run exited $rc: $run_out"
+grep -q "total (16 kernels)" <<<"$run_out" || fail "no total of 16 kernels: $run_out"
+grep -Eq "^ *8 +prefill_attention " <<<"$run_out" || fail "launch 8 is not the attention: $run_out"
 
 # residual_add's FADD made an FMUL: the check fails at the launch that runs it.
 cp -r "$root/kernels/sass" "$work/sass"

@@ -15,6 +15,7 @@
 #include "configs/config_loader.h"
 #include "ground/error.h"
 #include "sim/gpu.h"
+#include "tests/emu/trace_tensors.h"
 #include "tests/support/scratch_dir.h"
 #include "traces/accelsim_reader.h"
 #include "traces/emu/workload/layer_capture.h"
@@ -34,32 +35,6 @@ LayerOptions small(int sm) {
           .kv_heads = 1,
           .ffn = 256,
           .sm_version = sm};
-}
-
-// The tensors a kernel file's global accesses touch: every "0x7f..." address of an
-// instruction line (the first lane's, or a TMA copy's first transfer) in a tensor.
-std::set<int> touched(const fs::path& file, const std::vector<uint64_t>& base,
-                      const LayerPlan& plan, uint64_t& outside) {
-  std::ifstream in(file);
-  std::set<int> tensors;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '-' || line[0] == '#') continue;
-    std::istringstream words(line);
-    for (std::string w; words >> w;) {
-      if (w.rfind("0x7f", 0) != 0) continue;
-      const uint64_t a = std::stoull(w.substr(2), nullptr, 16);
-      bool found = false;
-      for (size_t t = 0; t < base.size(); ++t) {
-        if (a >= base[t] && a < base[t] + plan.tensors[t].bytes) {
-          tensors.insert(static_cast<int>(t));
-          found = true;
-        }
-      }
-      if (!found) ++outside;
-    }
-  }
-  return tensors;
 }
 
 class LayerCapture : public ::testing::TestWithParam<int> {};

@@ -65,7 +65,9 @@ TEST(LayerPlan, Llama3LayerSizes) {
   const LayerPlan plan = plan_dense_layer({});
   EXPECT_EQ(plan.tokens, 1U);
   EXPECT_EQ(plan.padded_rows, 128U);
-  auto bytes = [&](const char* name) { return plan.tensors.at(static_cast<size_t>(plan.tensor(name))).bytes; };
+  auto bytes = [&](const char* name) {
+    return plan.tensors.at(static_cast<size_t>(plan.tensor(name))).bytes;
+  };
   // Weights: (32 + 2 x 8) x 128 = 6144 rows of 4096, 4096 x 4096, 2 x 14336 x 4096,
   // 4096 x 14336, BF16.
   EXPECT_EQ(bytes("qkv_proj.weight"), 6144ULL * 4096 * 2);
@@ -169,7 +171,12 @@ TEST(LayerPlan, BadOptionsNameTheOption) {
   expect_error({.ffn = 100}, "--ffn 100: expected a positive multiple of 64");
   expect_error({.batch = 0}, "--batch 0");
   expect_error({.context = 0}, "--context 0");
-  expect_error({.phase = Phase::kPrefill}, "--phase prefill: not available yet");
+  expect_error({.phase = Phase::kPrefill, .context = 100},
+               "--context 100 with --phase prefill: expected a multiple of 64");
+  expect_error({.phase = Phase::kPrefill, .batch = 32, .context = 4096},
+               "--batch 32 x --context 4096 = 131072 prompt tokens with --phase prefill: "
+               "expected at most 65536");
+  expect_error({.phase = Phase::kPrefill, .heads = 30}, "--heads 30 is not a multiple");
   expect_error({.sm_version = 75}, "--arch sm_75");
   expect_error({.batch = 4096, .context = 131072}, "GiB, more than the 32 GiB");
 }

@@ -110,6 +110,30 @@ TEST(PrefillReferenceTest, QueryHeadsShareTheirGroupsKvHead) {
   EXPECT_NE(head(4), head(0));
 }
 
+TEST(PrefillReferenceTest, TheSpreadIsTheSizeOfTheTermsAndSetsTheTolerance) {
+  // With V >= 0 no term cancels another, so the spread is the output itself; with V's
+  // signs mixed it is larger than |o|. The tolerance is abs + rel |o| + spread / 512.
+  const Problem p{.batch = 1, .seq_len = 128, .heads = 2, .kv_heads = 1};
+  Inputs in(p);
+  std::vector<float> spread;
+  const auto mixed = reference_blockwise(p, in.q, in.k, in.v, &spread);
+  ASSERT_EQ(spread.size(), mixed.size());
+  size_t larger = 0;
+  for (size_t i = 0; i < mixed.size(); ++i) {
+    EXPECT_GE(spread[i], std::fabs(mixed[i]) * (1 - 1e-6)) << i;
+    if (spread[i] > 2 * std::fabs(mixed[i])) ++larger;
+  }
+  EXPECT_GT(larger, mixed.size() / 10);
+  const std::vector<double> t = tolerances(mixed, spread);
+  const size_t i = 3 * kHeadDim + 5;
+  EXPECT_DOUBLE_EQ(t[i], kAbsTolerance + kRelTolerance * std::fabs(mixed[i]) + spread[i] / 512);
+  for (uint16_t& v : in.v) v = float_to_bf16(std::fabs(bf16_to_float(v)));
+  const auto positive = reference_blockwise(p, in.q, in.k, in.v, &spread);
+  for (size_t j = 0; j < positive.size(); ++j)
+    ASSERT_NEAR(spread[j], positive[j], 1e-6 * positive[j]) << j;
+  EXPECT_THROW(tolerances(positive, std::vector<float>(3)), std::invalid_argument);
+}
+
 TEST(PrefillReferenceTest, ProblemsAreChecked) {
   using V = std::vector<std::string_view>;
   const Problem p = parse_problem(V{"2", "128", "16", "4", "0"});

@@ -13,4 +13,9 @@ namespace sassim::emu {
 SuiteCheck compare_values(const std::vector<float>& got, const std::vector<float>& want, double rel,
                           double abs, std::string_view what);
 
+// ok when every |got - want| <= tolerance (one per value) and the sizes agree; the same
+// message.
+SuiteCheck compare_values(const std::vector<float>& got, const std::vector<float>& want,
+                          const std::vector<double>& tolerance, std::string_view what);
+
 }  // namespace sassim::emu

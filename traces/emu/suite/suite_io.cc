@@ -56,9 +56,6 @@ std::vector<uint8_t> e4m3s(DeviceBuffers& b, size_t arg, uint64_t seed) {
   return v;
 }
 
-// The comparison every kernel's check ends with (compare.h).
-constexpr auto& compare = compare_values;
-
 }  // namespace
 
 void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuffers& b) {
@@ -130,34 +127,34 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
   if (name == k::vector_add::kKernel) {
     std::vector<float> want(b.arg(2).size() / 4);
     k::vector_add::reference(inputs(0, 1), inputs(1, 2), want);
-    return compare(read_as<float>(b.arg(2)), want, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(2)), want, 0, 0, name);
   }
   if (name == k::saxpy::kKernel) {
     std::vector<float> y = inputs(1, 2);
     k::saxpy::reference(inputs(0, 1), y, k::saxpy::kAlpha);
-    return compare(read_as<float>(b.arg(1)), y, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(1)), y, 0, 0, name);
   }
   if (name == k::stream::kCopyKernel) {
     std::vector<float> c(b.arg(1).size() / 4);
     k::stream::copy_reference(inputs(0, 1), c);
-    return compare(read_as<float>(b.arg(1)), c, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(1)), c, 0, 0, name);
   }
   if (name == k::stream::kTriadKernel) {
     std::vector<float> a = inputs(0, 1);
     k::stream::triad_reference(a, inputs(1, 2), inputs(2, 3), k::stream::kScalar);
-    return compare(read_as<float>(b.arg(0)), a, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(0)), a, 0, 0, name);
   }
   if (name == k::reduction::kKernel) {
     const auto p = k::reduction::parse_problem(values);
-    return compare(read_as<float>(b.arg(1)), k::reduction::reference_partials(p, inputs(0, 1)), 0,
-                   0, name);
+    return compare_values(read_as<float>(b.arg(1)),
+                          k::reduction::reference_partials(p, inputs(0, 1)), 0, 0, name);
   }
   if (name == k::transpose::kNaiveKernel || name == k::transpose::kSharedKernel ||
       name == k::transpose::kPaddedKernel) {
     const auto p = k::transpose::parse_problem(values);
     std::vector<float> want(b.arg(1).size() / 4);
     k::transpose::reference(p, inputs(0, 1), want);
-    return compare(read_as<float>(b.arg(1)), want, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(1)), want, 0, 0, name);
   }
   if (name == k::pointer_chase::kGlobalKernel || name == k::pointer_chase::kSharedKernel) {
     const auto p = k::pointer_chase::parse_problem(name, values);
@@ -170,7 +167,7 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
     const auto p = k::sgemm::parse_problem(values);
     std::vector<float> c = inputs(2, 3);
     k::sgemm::reference(p, inputs(0, 1), inputs(1, 2), c, k::sgemm::kAlpha, k::sgemm::kBeta);
-    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
   auto halves = [&](size_t arg, uint64_t seed) {
     std::vector<uint16_t> v(b.arg(arg).size() / 2);
@@ -181,26 +178,26 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
     const auto p = k::hgemm_mma::parse_problem(values);
     std::vector<float> c(b.arg(2).size() / 4);
     k::hgemm_mma::reference(p, halves(0, 1), halves(1, 2), c);
-    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
   if (name == k::bf16_gemm_wgmma::kKernel) {
     const auto p = k::bf16_gemm_wgmma::parse_problem(values);
     std::vector<float> c(b.arg(2).size() / 4);
     k::bf16_gemm_wgmma::reference(p, bf16s(b, 0, 1), bf16s(b, 1, 2), c);
-    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
   if (name == k::fp8_gemm_wgmma::kKernel) {
     const auto p = k::fp8_gemm_wgmma::parse_problem(values);
     std::vector<float> c(b.arg(2).size() / 4);
     k::fp8_gemm_wgmma::reference(p, e4m3s(b, 0, 1), e4m3s(b, 1, 2), k::fp8_gemm_wgmma::kScaleA,
                                  k::fp8_gemm_wgmma::kScaleB, c);
-    return compare(read_as<float>(b.arg(2)), c, 0, 0, name);
+    return compare_values(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
   if (name == k::flash_attention::kKernel) {
     const auto p = k::flash_attention::parse_problem(values);
     std::vector<float> o(b.arg(3).size() / 4);
     k::flash_attention::reference_blockwise(p, halves(0, 1), halves(1, 2), halves(2, 3), o);
-    return compare(read_as<float>(b.arg(3)), o, 1e-3, 1e-4, name);
+    return compare_values(read_as<float>(b.arg(3)), o, 1e-3, 1e-4, name);
   }
   if (auto c = check_llm_outputs(launch, values, b)) return *c;
   if (auto c = check_prefill_outputs(launch, values, b)) return *c;

@@ -82,6 +82,25 @@ void fill(const LayerPlan& plan, const Tensor& t, std::vector<uint8_t>& bytes) {
     case Fill::kContextLens:
       put(bytes, lens);
       return;
+    case Fill::kPromptPositions:
+    case Fill::kPromptSlots: {
+      // Token i of prompt b: position i, slot i of the prompt's own pages b * P .. (contiguous,
+      // as a fresh cache hands them out).
+      const uint64_t pages = k::ceil_div(o.context, da::kPageSize);
+      std::vector<int64_t> slots(plan.tokens);
+      std::vector<int32_t> where(plan.tokens);
+      for (uint32_t i = 0; i < plan.tokens; ++i) {
+        const uint32_t b = i / o.context, pos = i % o.context;
+        where[i] = static_cast<int32_t>(pos);
+        slots[i] = static_cast<int64_t>(b * pages * da::kPageSize + pos);
+      }
+      if (t.fill == Fill::kPromptPositions) {
+        put(bytes, where);
+      } else {
+        put(bytes, slots);
+      }
+      return;
+    }
   }
 }
 

@@ -13,6 +13,7 @@
 #include "kernels/gemm_problem.h"
 #include "kernels/hgemm_mma.h"
 #include "kernels/kv_append.h"
+#include "kernels/prefill_attention.h"
 #include "kernels/rmsnorm.h"
 #include "kernels/rope.h"
 #include "kernels/swiglu.h"
@@ -190,6 +191,15 @@ SuiteCheck check_layer_launch(const PlannedLaunch& launch, const DeviceBuffers& 
     std::vector<uint16_t> out = a.input_as<uint16_t>(1);
     k::swiglu::reference(k::swiglu::parse_problem(a.values()), a.input_as<uint16_t>(0), out);
     return compare_values(bf16_floats(a.now_as<uint16_t>(1)), bf16_floats(out), 0, 0, name);
+  }
+  if (name == k::prefill_attention::kKernel) {
+    const auto p = k::prefill_attention::parse_problem(a.values());
+    std::vector<float> spread;
+    const std::vector<float> want = k::prefill_attention::reference_blockwise(
+        p, a.input_as<uint16_t>(0), a.input_as<uint16_t>(1), a.input_as<uint16_t>(2), &spread);
+    std::vector<float> got = bf16_floats(a.now_as<uint16_t>(3));
+    got.resize(want.size());  // the output projection's input has padding rows below
+    return compare_values(got, want, k::prefill_attention::tolerances(want, spread), name);
   }
   throw Error(fmt::format("the layer check has no reference for kernel {}", name));
 }

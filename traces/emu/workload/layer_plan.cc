@@ -2,10 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <bit>
-#include <cmath>
-#include <stdexcept>
-
 #include "ground/error.h"
 #include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/decode_attention.h"
@@ -16,6 +12,7 @@
 #include "kernels/rope.h"
 #include "kernels/suite.h"
 #include "kernels/swiglu.h"
+#include "traces/emu/workload/plan_builder.h"
 
 namespace sassim::emu::workload {
 namespace {
@@ -23,44 +20,8 @@ namespace {
 namespace k = kernels;
 namespace da = kernels::decode_attention;
 
-constexpr uint32_t kHeadDim = 128;
-constexpr uint32_t kGemmTile = 128;  // hgemm_mma and bf16_gemm_wgmma: 128 x 128 CTA tiles
-// Bytes a layer may allocate: the capture holds all of it in host memory.
-constexpr uint64_t kMaxLayerBytes = uint64_t{32} << 30;
-
-void check_options(const LayerOptions& o) {
-  if (o.phase == Phase::kPrefill) {
-    throw Error(
-        "--phase prefill: not available yet: a prefill layer needs attention over many query "
-        "rows with a causal mask, grouped-query heads, head dimension 128 and BF16; the suite's "
-        "flash_attention_fwd has head dimension 64, FP16 inputs, no causal mask and one KV head "
-        "per query head (kernels/flash_attention.h). Use --phase decode");
-  }
-  if (o.sm_version != 80 && o.sm_version != 86 && o.sm_version != 89 && o.sm_version != 90) {
-    throw Error(
-        fmt::format("--arch sm_{}: expected sm_80, sm_86, sm_89 or sm_90 (the "
-                    "architectures of the kernel suite's listings)",
-                    o.sm_version));
-  }
-  if (o.batch == 0 || o.batch > 4096)
-    throw Error(fmt::format("--batch {}: expected 1 to 4096 sequences", o.batch));
-  if (o.context == 0 || o.context > 131072) {
-    throw Error(
-        fmt::format("--context {}: expected 1 to 131072 tokens (the new one included)", o.context));
-  }
-  if (o.hidden == 0 || o.hidden % kGemmTile != 0) {
-    throw Error(
-        fmt::format("--hidden {}: expected a positive multiple of 128 (the GEMMs' "
-                    "N tile: the output and down projections have N = hidden)",
-                    o.hidden));
-  }
-  if (o.kv_heads == 0) throw Error("--kv-heads 0: expected at least one KV head");
-  if (o.heads % o.kv_heads != 0) {
-    throw Error(
-        fmt::format("--heads {} is not a multiple of --kv-heads {}: grouped-query "
-                    "attention shares each KV head among heads / kv-heads query heads",
-                    o.heads, o.kv_heads));
-  }
+void check_decode_options(const LayerOptions& o) {
+  check_common_options(o);
   if (o.heads != da::kGroup * o.kv_heads) {
     throw Error(
         fmt::format("--heads {} with --kv-heads {}: decode_attention groups exactly {} "
@@ -68,72 +29,7 @@ void check_options(const LayerOptions& o) {
                     "must be {}",
                     o.heads, o.kv_heads, da::kGroup, da::kGroup * o.kv_heads));
   }
-  if (o.ffn == 0 || o.ffn % 64 != 0) {
-    throw Error(
-        fmt::format("--ffn {}: expected a positive multiple of 64 (the gate/up GEMM's N "
-                    "is 2 x ffn, a multiple of its 128 tile; the down GEMM's K is ffn, "
-                    "a multiple of 64)",
-                    o.ffn));
-  }
 }
-
-// 2^-floor(log2(K) / 2): weights of about 1/sqrt(K) keep the projections' outputs of the
-// order of their inputs (a Gaussian initialisation's standard deviation).
-float weight_scale(uint32_t k) {
-  const int e = static_cast<int>(std::bit_width(k) - 1) / 2;
-  return std::ldexp(1.0F, -e);
-}
-
-std::string u(uint64_t v) {
-  return std::to_string(v);
-}
-
-class Builder {
- public:
-  explicit Builder(LayerPlan& plan) : plan_(plan) {}
-
-  int tensor(std::string name, std::string shape, uint64_t bytes, Role role,
-             Fill fill = Fill::kZero, uint64_t seed = 0, float scale = 1) {
-    plan_.tensors.push_back(
-        Tensor{std::move(name), std::move(shape), bytes, role, fill, seed, scale});
-    return static_cast<int>(plan_.tensors.size() - 1);
-  }
-
-  // A launch of `kernel` on `values`, its buffer arguments bound in order to `bound`.
-  void launch(std::string step, std::string_view kernel, std::vector<std::string> values,
-              std::vector<Binding> bound) {
-    PlannedLaunch l;
-    l.step = std::move(step);
-    l.kernel = std::string(kernel);
-    l.values = std::move(values);
-    const std::vector<std::string_view> views(l.values.begin(), l.values.end());
-    try {
-      l.launch = k::describe_launch(kernel, views);
-    } catch (const std::invalid_argument& e) {
-      throw Error(fmt::format("{} ({}): {}", l.step, kernel, e.what()));
-    }
-    const int sm = plan_.options.sm_version;
-    l.listing_folder = kernel == k::bf16_gemm_wgmma::kKernel ? "sm_90a" : fmt::format("sm_{}", sm);
-    size_t next = 0;
-    for (const k::Arg& a : l.launch.arguments()) {
-      if (a.kind == k::ArgKind::kBuffer || a.kind == k::ArgKind::kTensorMap) {
-        if (next >= bound.size()) {
-          throw Error(fmt::format("{} ({}): argument {} is not bound", l.step, kernel, a.name));
-        }
-        l.bindings.push_back(bound[next++]);
-      } else {
-        l.bindings.push_back(Binding{});
-      }
-    }
-    if (next != bound.size())
-      throw Error(
-          fmt::format("{} ({}): {} bindings for {} buffers", l.step, kernel, bound.size(), next));
-    plan_.launches.push_back(std::move(l));
-  }
-
- private:
-  LayerPlan& plan_;
-};
 
 }  // namespace
 
@@ -150,7 +46,8 @@ uint64_t LayerPlan::total_bytes() const {
 }
 
 LayerPlan plan_dense_layer(const LayerOptions& o) {
-  check_options(o);
+  if (o.phase == Phase::kPrefill) return plan_dense_prefill(o);
+  check_decode_options(o);
   LayerPlan plan;
   plan.options = o;
   const uint32_t t = o.batch;
@@ -166,10 +63,7 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
   const uint64_t cache_bytes = da::cache_bytes(attention);
   const uint64_t partials = da::partial_count(attention);
 
-  Builder b(plan);
-  auto dims = [](uint64_t rows, uint64_t cols, std::string_view type) {
-    return fmt::format("[{}][{}] {}", rows, cols, type);
-  };
+  PlanBuilder b(plan);
   // Activations and weights, in the order the layer meets them.
   const int x = b.tensor("x", dims(t, h, "bf16"), t * h * 2, Role::kActivation, Fill::kBf16, 1);
   const int w_attn_norm = b.tensor("attn_norm.weight", fmt::format("[{}] bf16", h), h * 2,
@@ -223,12 +117,7 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
                               Fill::kWeight, 16, weight_scale(o.ffn));
   const int d32 = b.tensor("down_proj.out", dims(m, h, "fp32"), m * h * 4, Role::kScratch);
   const int out = b.tensor("out", dims(t, h, "bf16"), t * h * 2, Role::kActivation);
-  if (plan.total_bytes() > kMaxLayerBytes) {
-    throw Error(
-        fmt::format("the layer's tensors take {:.1f} GiB, more than the {} GiB a capture "
-                    "holds in memory: reduce --batch, --context, --hidden or --ffn",
-                    static_cast<double>(plan.total_bytes()) / (1 << 30), kMaxLayerBytes >> 30));
-  }
+  check_layer_size(plan);
 
   auto at = [](int tensor, uint64_t offset = 0) { return Binding{tensor, offset}; };
   auto gemm_values = [&](uint64_t n, uint64_t kdim) {
@@ -260,21 +149,7 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
   b.launch("swiglu", k::swiglu::kKernel, {u(t), u(f)}, {at(gu), at(act)});
   b.launch("down_proj", gemm, gemm_values(h, f), {at(act), at(w_down), at(d32)});
   b.launch("ffn_residual", residual, {u(t), u(h)}, {at(d32), at(hres), at(out)});
-  for (const PlannedLaunch& l : plan.launches) {
-    const auto args = l.launch.arguments();
-    for (size_t i = 0; i < args.size(); ++i) {
-      const Binding& bd = l.bindings[i];
-      if (bd.tensor < 0) continue;
-      const Tensor& tensor = plan.tensors[static_cast<size_t>(bd.tensor)];
-      if (bd.offset + args[i].size_bytes > tensor.bytes) {
-        throw Error(
-            fmt::format("{} ({}): argument {} ({} bytes at {}) overruns tensor {} ({} "
-                        "bytes)",
-                        l.step, l.kernel, args[i].name, args[i].size_bytes, bd.offset, tensor.name,
-                        tensor.bytes));
-      }
-    }
-  }
+  check_bindings(plan);
   return plan;
 }
 

@@ -21,8 +21,9 @@ enum class Phase { kDecode, kPrefill };
 // rms_norm_eps 1e-5, rope_theta 500000), decoding one sequence of 4096 tokens.
 struct LayerOptions {
   Phase phase = Phase::kDecode;
-  uint32_t batch = 1;       // sequences, one new token each (decode)
-  uint32_t context = 4096;  // tokens the new one attends to, itself included (the longest)
+  uint32_t batch = 1;       // sequences: one new token each (decode), or a prompt each (prefill)
+  uint32_t context = 4096;  // decode: tokens the new one attends to, itself included (the
+                            // longest); prefill: the prompt's length, every sequence's
   uint32_t hidden = 4096;
   uint32_t heads = 32;
   uint32_t kv_heads = 8;
@@ -41,6 +42,9 @@ enum class Fill {
   kSlots,        // int64 [batch]: the cache slot of the new token
   kBlockTables,  // int32 [batch][max_pages]
   kContextLens,  // int32 [batch]
+  // Prefill: every token of every prompt.
+  kPromptPositions,  // int32 [batch * context]: token i of a prompt is at position i
+  kPromptSlots,      // int64 [batch * context]: prompt b's pages are b * P .. b * P + P - 1
 };
 
 enum class Role { kActivation, kWeight, kCache, kIndex, kScratch };
@@ -72,7 +76,7 @@ struct PlannedLaunch {
 
 struct LayerPlan {
   LayerOptions options;
-  uint32_t tokens = 0;       // rows the layer computes (decode: batch)
+  uint32_t tokens = 0;       // rows the layer computes (decode: batch; prefill: batch x context)
   uint32_t padded_rows = 0;  // GEMM rows: tokens rounded up to the GEMMs' 128-row tile
   std::vector<Tensor> tensors;
   std::vector<PlannedLaunch> launches;
@@ -89,6 +93,13 @@ inline constexpr std::string_view kMoeLayer = "moe-layer";
 // decoder layer (Llama style): RMSNorm, QKV GEMM, RoPE, KV append, decode attention and
 // its combine, output GEMM, residual add, RMSNorm, gate/up GEMM, SwiGLU, down GEMM,
 // residual add, with the BF16 epilogues the suite's FP32-output GEMMs need.
+// With o.phase == kPrefill, plan_dense_prefill.
 LayerPlan plan_dense_layer(const LayerOptions& o);
+
+// A dense layer's prefill (prefill_plan.cc): every prompt token through the same steps,
+// the GEMMs on all of them, RoPE at positions 0 .. context - 1, every K/V row appended to
+// the paged cache, and causal prefill_attention over the prompt's own K and V instead of
+// the decode attention, writing the output projection's BF16 input directly.
+LayerPlan plan_dense_prefill(const LayerOptions& o);
 
 }  // namespace sassim::emu::workload

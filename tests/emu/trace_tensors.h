@@ -1,0 +1,44 @@
+// Which of a layer's tensors a captured kernel file touches: shared by the layer capture
+// tests (traces/emu/workload/layer_capture.h).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "traces/emu/workload/layer_plan.h"
+
+namespace sassim::emu::workload {
+
+// The tensors a kernel file's global accesses touch: every "0x7f..." address of an
+// instruction line (the first lane's, or a TMA copy's first transfer) in a tensor.
+// `outside` counts the addresses in none.
+inline std::set<int> touched(const std::filesystem::path& file, const std::vector<uint64_t>& base,
+                             const LayerPlan& plan, uint64_t& outside) {
+  std::ifstream in(file);
+  std::set<int> tensors;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '-' || line[0] == '#') continue;
+    std::istringstream words(line);
+    for (std::string w; words >> w;) {
+      if (w.rfind("0x7f", 0) != 0) continue;
+      const uint64_t a = std::stoull(w.substr(2), nullptr, 16);
+      bool found = false;
+      for (size_t t = 0; t < base.size(); ++t) {
+        if (a >= base[t] && a < base[t] + plan.tensors[t].bytes) {
+          tensors.insert(static_cast<int>(t));
+          found = true;
+        }
+      }
+      if (!found) ++outside;
+    }
+  }
+  return tensors;
+}
+
+}  // namespace sassim::emu::workload
