@@ -36,9 +36,11 @@
 #include "sim/kernel_sampler.h"
 #include "sim/report.h"
 #include "sim/sampling_report.h"
+#include "sim/workload_report.h"
 #include "traces/accelsim_reader.h"
 #include "traces/sass/listing.h"
 #include "traces/tokens.h"
+#include "traces/workload_info.h"
 
 namespace sassim::cli {
 namespace {
@@ -148,6 +150,7 @@ void run(const RunOptions& options) {
                listings.back().functions.size());
   }
   auto workload = traces::open_accelsim_workload(trace);
+  const std::optional<traces::WorkloadInfo> layer = traces::read_workload_info(trace);
   std::string config_name = options.config;
   if (config_name.empty()) {
     auto first = workload->first_kernel_info();
@@ -203,7 +206,13 @@ void run(const RunOptions& options) {
   const double total_ci = sim::total_ci95_pct(results, sampler.get());
   std::exception_ptr print_error;
   try {
-    print_results(options, RunHeader{trace, config_name, stop_signal != 0}, results);
+    RunHeader header{trace, config_name, stop_signal != 0, std::nullopt};
+    // A workload's figures per token, from a whole replay only.
+    if (layer && stop_signal == 0)
+      header.workload = {*layer, sim::workload_figures(*layer, results)};
+    print_results(options, header, results);
+    if (header.workload)
+      sim::print_workload_summary(notes, header.workload->first, header.workload->second);
     if (options.sample != "off") sim::print_sampling_summary(notes, results, total_ci);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

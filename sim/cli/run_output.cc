@@ -87,7 +87,24 @@ void print_results_json(std::FILE* out, const RunHeader& header,
     total.emplace_back("energy_j", e.total_j);
     total.emplace_back("avg_power_w", e.avg_power_w);
   }
-  fmt::print(out, "{}],\n  \"total\": {}\n}}\n", results.empty() ? "" : "\n  ", json_object(total));
+  fmt::print(out, "{}],\n  \"total\": {}", results.empty() ? "" : "\n  ", json_object(total));
+  if (header.workload) {
+    const auto& [info, f] = *header.workload;
+    const Record workload = {{"workload", info.workload},
+                             {"phase", info.phase},
+                             {"batch", info.batch},
+                             {"context", info.context},
+                             {"tokens", info.tokens},
+                             {"model_layers", info.model_layers},
+                             {"layer_seconds", f.layer_seconds},
+                             {"layer_tokens_per_s", f.layer_tokens_per_s},
+                             {"dram_bytes_per_token", f.dram_bytes_per_token},
+                             {"energy_j_per_token", f.energy_j_per_token},
+                             {"model_seconds", f.model_seconds},
+                             {"model_tokens_per_s", f.model_tokens_per_s}};
+    fmt::print(out, ",\n  \"workload\": {}", json_object(workload));
+  }
+  fmt::print(out, "\n}}\n");
 }
 
 void print_results_csv(std::FILE* out, const std::vector<sim::KernelResult>& results) {

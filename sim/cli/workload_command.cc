@@ -201,6 +201,8 @@ void add_workload_command(CLI::App& app) {
   cmd->add_option("--heads", o->layer.heads, "query heads, head dim 128 (default 32)");
   cmd->add_option("--kv-heads", o->layer.kv_heads, "KV heads (default 8)");
   cmd->add_option("--ffn", o->layer.ffn, "FFN (intermediate) size (default 14336)");
+  cmd->add_option("--model-layers", o->layer.model_layers,
+                  "layers of the model, for `run`'s tokens per second (default 32)");
   cmd->add_option("--arch", o->arch,
                   "listings: sm_90 (bf16_gemm_wgmma from sm_90a; default) or sm_80, sm_86, "
                   "sm_89 (hgemm_mma)");

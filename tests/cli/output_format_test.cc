@@ -114,7 +114,7 @@ TEST(RunOutput, KernelRecordsHaveTheResultsFileColumns) {
 TEST(RunOutput, JsonDocumentOfNoKernels) {
   std::FILE* f = std::tmpfile();
   ASSERT_NE(f, nullptr);
-  print_results_json(f, RunHeader{"t", "a100", false}, {});
+  print_results_json(f, RunHeader{"t", "a100", false, std::nullopt}, {});
   std::rewind(f);
   std::string text(4096, '\0');
   text.resize(std::fread(text.data(), 1, text.size(), f));

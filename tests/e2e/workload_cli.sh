@@ -81,6 +81,17 @@ rc=$?
 [[ $rc == 0 ]] || fail "prefill run exited $rc: $run_out"
 grep -q "total (16 kernels)" <<<"$run_out" || fail "no total of 16 kernels: $run_out"
 grep -Eq "^ *8 +prefill_attention " <<<"$run_out" || fail "launch 8 is not the attention: $run_out"
+# The figures per token from the folder's workload.txt, in the table's notes and in JSON.
+grep -Eq "^workload dense-layer prefill: batch 2, context 128: 256 tokens in [0-9.]+ us" \
+  <<<"$run_out" || fail "no workload line: $run_out"
+grep -Eq "^32 such layers .*: [0-9.]+ ms to the first token, [0-9]+ tokens/s" <<<"$run_out" ||
+  fail "no model line: $run_out"
+json="$("$sassim" run -q --format json "${replay_args[@]}" 2>/dev/null)"
+grep -q '"workload": {"workload": "dense-layer", "phase": "prefill", "batch": 2, "context": 128, "tokens": 256' \
+  <<<"$json" || fail "no workload object in the JSON: $json"
+# A bad workload.txt is an error naming its line, before anything is simulated.
+sed -i 's/^tokens 256$/tokens 0/' "$prefill/workload.txt"
+expect 1 "workload.txt:6: tokens 0: expected at least 1" -- "$sassim" run -q "${replay_args[@]}"
 
 # residual_add's FADD made an FMUL: the check fails at the launch that runs it.
 cp -r "$root/kernels/sass" "$work/sass"

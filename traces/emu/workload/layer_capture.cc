@@ -13,6 +13,7 @@
 #include "kernels/values.h"
 #include "traces/emu/workload/layer_check.h"
 #include "traces/sass/listing.h"
+#include "traces/workload_info.h"
 
 namespace sassim::emu::workload {
 namespace {
@@ -154,7 +155,7 @@ void capture_layer(const LayerPlan& plan, const LayerCaptureOptions& options,
     std::vector<int> allocations;
     std::vector<uint64_t> offsets;
     for (const Binding& b : l.bindings) {
-      allocations.push_back(b.tensor < 0 ? -1 : allocation_of_tensor.at(b.tensor));
+      allocations.push_back(b.tensor < 0 ? -1 : allocation_of_tensor.at(static_cast<size_t>(b.tensor)));
       offsets.push_back(b.offset);
     }
     memory.bind(l.launch, allocations, offsets);
@@ -204,6 +205,15 @@ void capture_layer(const LayerPlan& plan, const LayerCaptureOptions& options,
     }
     reports.push_back(std::move(report));
   }
+  if (options.trace_folder.empty()) return;
+  const LayerOptions& o = plan.options;
+  traces::write_workload_info(options.trace_folder,
+                              {.workload = std::string(kDenseLayer),
+                               .phase = o.phase == Phase::kPrefill ? "prefill" : "decode",
+                               .batch = o.batch,
+                               .context = o.context,
+                               .tokens = plan.tokens,
+                               .model_layers = o.model_layers});
 }
 
 }  // namespace sassim::emu::workload

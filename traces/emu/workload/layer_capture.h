@@ -1,8 +1,9 @@
 // Executes a LayerPlan (layer_plan.h): every tensor allocated once in one device memory
 // and filled as the plan says, then each launch's SASS run in order on that memory, its
 // arguments pointing at the layer's tensors, writing kernel-1.. kernel-N of one trace
-// folder (one kernelslist.g, stream 0) and, with `check`, comparing each launch's
-// outputs with its CPU reference on the inputs it read (layer_check.h).
+// folder (one kernelslist.g, stream 0) and its workload.txt (traces/workload_info.h)
+// and, with `check`, comparing each launch's outputs with its CPU reference on the inputs
+// it read (layer_check.h).
 #pragma once
 
 #include <cstdint>

@@ -18,7 +18,8 @@ enum class Phase { kDecode, kPrefill };
 // The layer's shape. Defaults: one layer of Llama 3 8B (config.json of
 // meta-llama/Meta-Llama-3-8B: hidden_size 4096, num_attention_heads 32,
 // num_key_value_heads 8, head_dim 4096 / 32 = 128, intermediate_size 14336,
-// rms_norm_eps 1e-5, rope_theta 500000), decoding one sequence of 4096 tokens.
+// rms_norm_eps 1e-5, rope_theta 500000, num_hidden_layers 32), decoding one sequence of 4096
+// tokens.
 struct LayerOptions {
   Phase phase = Phase::kDecode;
   uint32_t batch = 1;       // sequences: one new token each (decode), or a prompt each (prefill)
@@ -28,7 +29,8 @@ struct LayerOptions {
   uint32_t heads = 32;
   uint32_t kv_heads = 8;
   uint32_t ffn = 14336;
-  int sm_version = 90;  // 80, 86, 89: hgemm_mma; 90: bf16_gemm_wgmma (sm_90a)
+  uint32_t model_layers = 32;  // layers of the model the layer stands for (num_hidden_layers)
+  int sm_version = 90;         // 80, 86, 89: hgemm_mma; 90: bf16_gemm_wgmma (sm_90a)
 };
 
 // How a tensor starts (layer_capture.cc fills it).

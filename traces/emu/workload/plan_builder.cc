@@ -46,6 +46,9 @@ void check_common_options(const LayerOptions& o) {
                     "attention shares each KV head among heads / kv-heads query heads",
                     o.heads, o.kv_heads));
   }
+  if (o.model_layers == 0 || o.model_layers > 1024) {
+    throw Error(fmt::format("--model-layers {}: expected 1 to 1024 layers", o.model_layers));
+  }
   if (o.ffn == 0 || o.ffn % 64 != 0) {
     throw Error(
         fmt::format("--ffn {}: expected a positive multiple of 64 (the gate/up GEMM's N "
