@@ -9,7 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libprotobuf-dev protobuf-compiler
   libhdf5-dev libfmt-dev libboost-graph-dev libcli11-dev
-  liblzma-dev libzstd-dev xz-utils
+  liblzma-dev libzstd-dev xz-utils time
   libgtest-dev libgmock-dev
   python3 python3-h5py python3-numpy python3-matplotlib python3-pandas
   python3-venv python3-setuptools python3-wheel
