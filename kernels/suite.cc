@@ -18,6 +18,7 @@
 #include "kernels/rope.h"
 #include "kernels/saxpy.h"
 #include "kernels/sgemm.h"
+#include "kernels/skinny_gemm.h"
 #include "kernels/stream.h"
 #include "kernels/swiglu.h"
 #include "kernels/transpose.h"
@@ -53,6 +54,10 @@ constexpr std::string_view kKernels[] = {
     gemm_epilogue::kResidualKernel,
     fp8_gemm_wgmma::kKernel,
     prefill_attention::kKernel,
+    skinny_gemm::kKernels[0],
+    skinny_gemm::kKernels[1],
+    skinny_gemm::kKernels[2],
+    skinny_gemm::kKernels[3],
 };
 
 }  // namespace
@@ -139,6 +144,9 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   }
   if (kernel == prefill_attention::kKernel) {
     return prefill_attention::launch(prefill_attention::parse_problem(values));
+  }
+  if (skinny_gemm::rows_of(kernel) != 0) {
+    return skinny_gemm::launch(skinny_gemm::parse_problem(kernel, values));
   }
   std::string known;
   for (const std::string_view name : suite_kernels())

@@ -205,21 +205,50 @@ for file in "${cubin_files[@]}"; do
     file != "" { print > file }
   ' "$work/listing.txt"
 done
+# Constant bank 2 (the compiler's constants, which nvdisasm does not print) of each
+# function that has one, from the cubin's .nv.constant2.NAME section, as KERNEL.const2
+# beside its listing: 'OFFSET VALUE' lines of 64-bit little-endian words.
+for file in "${cubin_files[@]}"; do
+  arch="${file%%/*}"
+  family="${file#*/}"
+  family="${family%.cubin}"
+  for section in $(readelf -SW "$cubins/$file" 2>/dev/null |
+    sed -n 's/.*\] \.nv\.constant2\.\([A-Za-z0-9_]*\) .*/\1/p'); do
+    [[ -f "$staged/$arch/$section.sass" ]] || continue
+    {
+      printf "# Constant bank 2 of %s for %s: the .nv.constant2.%s section of the cubin of\n" \
+        "$section" "$arch" "$section"
+      printf "# kernels/%s.cu (written by scripts/disassemble-kernels.sh).\n" "$family"
+      readelf -x ".nv.constant2.$section" "$cubins/$file" 2>/dev/null |
+        awk '/^ *0x[0-9a-f]+ / {
+          for (i = 2; i <= 5 && $i ~ /^[0-9a-f]+$/ && length($i) == 8; ++i) bytes = bytes $i
+        }
+        END {
+          for (o = 0; o + 16 <= length(bytes); o += 16) {
+            v = ""
+            for (b = 14; b >= 0; b -= 2) v = v substr(bytes, o + b + 1, 2)
+            printf "0x%x 0x%s\n", o / 2, v
+          }
+        }'
+    } >"$staged/$arch/$section.const2"
+  done
+done
 # Blank lines at the ends of listings carry nothing.
 for listing in "$staged"/*/*.sass; do
   sed -i -e :a -e '/^[[:space:]]*$/{$d;N;ba' -e '}' "$listing"
 done
 elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
 
-# The listings of each architecture built are replaced (stale ones removed); other
-# architectures (kernels/sass/sm_70, written by scripts/ubench-sm70.sh) and files that are
-# not listings (KERNEL.const2: a listing's constant bank 2, traces/emu/capture.h) are kept.
+# The listings of each architecture built are replaced (stale ones removed) and their
+# KERNEL.const2 files written; other architectures (kernels/sass/sm_70, written by
+# scripts/ubench-sm70.sh) and other files are kept.
 mkdir -p "$out"
 for dir in "$staged"/*/; do
   arch="$(basename "$dir")"
   mkdir -p "$out/$arch"
   find "${out:?}/$arch" -maxdepth 1 -name '*.sass' -delete
   cp "$dir"*.sass "$out/$arch/"
+  compgen -G "$dir*.const2" >/dev/null && cp "$dir"*.const2 "$out/$arch/"
 done
 count="$(find "$out" -name '*.sass' | wc -l)"
 bytes="$(du -sb "$out" | cut -f1)"

@@ -9,6 +9,7 @@
 #include "kernels/kv_append.h"
 #include "kernels/rmsnorm.h"
 #include "kernels/rope.h"
+#include "kernels/skinny_gemm.h"
 #include "kernels/swiglu.h"
 #include "kernels/values.h"
 #include "traces/emu/suite/compare.h"
@@ -58,6 +59,9 @@ bool fill_llm_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuffe
     write_as(b.arg(1), bf16s(b, 1, 2));
   } else if (name == k::swiglu::kKernel) {
     write_as(b.arg(0), bf16s(b, 0, 1));
+  } else if (k::skinny_gemm::rows_of(name) != 0) {
+    write_as(b.arg(0), bf16s(b, 0, 1));
+    write_as(b.arg(1), bf16s(b, 1, 2));
   } else if (name == k::rope::kKernel) {
     const auto p = k::rope::parse_problem(values);
     write_as(b.arg(0), k::rope::positions(p));
@@ -117,6 +121,12 @@ std::optional<SuiteCheck> check_llm_outputs(const k::Launch& launch, k::ParamVal
     k::rope::reference(p, pos, table, p.kv_heads, kk);
     return compare_pair(bf16_floats(b.arg(1)), bf16_floats(b.arg(2)), k::bf16_to_floats(q),
                         k::bf16_to_floats(kk), 0, 0, name);
+  }
+  if (k::skinny_gemm::rows_of(name) != 0) {
+    std::vector<float> want(b.arg(2).size() / 4);
+    k::skinny_gemm::reference(k::skinny_gemm::parse_problem(name, values), bf16s(b, 0, 1),
+                              bf16s(b, 1, 2), want);
+    return compare_values(read_as<float>(b.arg(2)), want, 0, 0, name);
   }
   if (name == k::kv_append::kKernel) {
     const auto p = k::kv_append::parse_problem(values);
