@@ -1,6 +1,6 @@
 // `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--hidden H]
-// [--heads N] [--kv-heads N] [--ffn F] [--arch sm_XY] [--listings DIR] [-o DIR] [--plain]
-// [--check] [--plan]`: a whole decoder layer executed on the CPU over one device memory
+// [--heads N] [--kv-heads N] [--ffn F] [--gemm auto|tiled|skinny] [--arch sm_XY]
+// [--listings DIR] [-o DIR] [--plain] [--check] [--plan]`: a whole decoder layer executed on the CPU over one device memory
 // and written as one trace folder, its launches in stream order (docs/LLM.md).
 #include <unistd.h>
 
@@ -27,6 +27,7 @@ namespace wl = emu::workload;
 struct WorkloadCliOptions {
   std::string name;
   std::string phase = "decode";
+  std::string gemm = "auto";
   wl::LayerOptions layer;
   std::string arch = "sm_90";
   std::string listings;
@@ -82,6 +83,15 @@ wl::LayerPlan make_plan(WorkloadCliOptions& o) {
   } else {
     throw Error(fmt::format("--phase {}: expected decode or prefill", o.phase));
   }
+  if (o.gemm == "auto") {
+    o.layer.gemm = wl::GemmChoice::kAuto;
+  } else if (o.gemm == "tiled") {
+    o.layer.gemm = wl::GemmChoice::kTiled;
+  } else if (o.gemm == "skinny") {
+    o.layer.gemm = wl::GemmChoice::kSkinny;
+  } else {
+    throw Error(fmt::format("--gemm {}: expected auto, tiled or skinny", o.gemm));
+  }
   o.layer.sm_version = parse_arch(o.arch);
   return wl::plan_dense_layer(o.layer);
 }
@@ -118,14 +128,16 @@ void run_workload(WorkloadCliOptions& o) {
       "{} {}: batch {}, context {}, hidden {}, heads {} (KV {}), head dim 128, ffn {}, "
       "sm_{}\n",
       o.name, o.phase, L.batch, L.context, L.hidden, L.heads, L.kv_heads, L.ffn, L.sm_version);
+  const bool skinny = gemm.rfind("skinny_gemm", 0) == 0;
+  const std::string rows = skinny ? "its rows" : "its 128-row tile";
   if (plan.padded_rows == plan.tokens) {
-    fmt::print("GEMMs ({}): M = {} tokens, a multiple of the 128-row tile\n", gemm, plan.tokens);
+    fmt::print("GEMMs ({}): M = {} token{}, {}\n", gemm, plan.tokens, plan.tokens == 1 ? "" : "s",
+               skinny ? "its rows" : "a multiple of the 128-row tile");
   } else {
     fmt::print(
-        "GEMMs ({}): M = {} token{} padded to {} rows (its 128-row tile; the padding rows are "
-        "zeros and are computed){}\n",
-        gemm, plan.tokens, plan.tokens == 1 ? "" : "s", plan.padded_rows,
-        L.phase == wl::Phase::kDecode ? "; a skinny decode GEMM is future work" : "");
+        "GEMMs ({}): M = {} token{} padded to {} rows ({}; the padding rows are zeros and are "
+        "computed)\n",
+        gemm, plan.tokens, plan.tokens == 1 ? "" : "s", plan.padded_rows, rows);
   }
   if (o.plan_only) {
     print_plan(plan);
@@ -203,9 +215,13 @@ void add_workload_command(CLI::App& app) {
   cmd->add_option("--ffn", o->layer.ffn, "FFN (intermediate) size (default 14336)");
   cmd->add_option("--model-layers", o->layer.model_layers,
                   "layers of the model, for `run`'s tokens per second (default 32)");
+  cmd->add_option("--gemm", o->gemm,
+                  "the projections' GEMM: skinny (skinny_gemm_mM on the CUDA cores, a decode "
+                  "step of at most 8 tokens), tiled (the 128 x 128 tensor-core tile) or auto "
+                  "(skinny where it runs; default)");
   cmd->add_option("--arch", o->arch,
-                  "listings: sm_90 (bf16_gemm_wgmma from sm_90a; default) or sm_80, sm_86, "
-                  "sm_89 (hgemm_mma)");
+                  "listings: sm_90 (tiled GEMM: bf16_gemm_wgmma from sm_90a; default) or sm_80, "
+                  "sm_86, sm_89 (tiled GEMM: hgemm_mma)");
   cmd->add_option("--listings", o->listings,
                   "folder holding sm_XY/KERNEL.sass (default: the data home's kernels/sass)");
   cmd->add_option("-o,--out", o->out, "folder for kernelslist.g and kernel-N.traceg.zst");

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "configs/config_loader.h"
@@ -27,22 +28,27 @@ namespace fs = std::filesystem;
 
 // hidden 256, 4 query heads on 1 KV head, ffn 256; 2 sequences of 600 and 451 tokens
 // (decode_attention's generator), so the attention has 2 splits and the combine work.
-LayerOptions small(int sm) {
+LayerOptions small(int sm, GemmChoice gemm = GemmChoice::kAuto) {
   return {.batch = 2,
           .context = 600,
           .hidden = 256,
           .heads = 4,
           .kv_heads = 1,
           .ffn = 256,
-          .sm_version = sm};
+          .sm_version = sm,
+          .gemm = gemm};
 }
 
-class LayerCapture : public ::testing::TestWithParam<int> {};
+// The architecture, and whether the projections take the tiled GEMM or skinny_gemm.
+class LayerCapture : public ::testing::TestWithParam<std::tuple<int, bool>> {};
 
 TEST_P(LayerCapture, ChecksPassAndTensorsAreShared) {
-  const int sm = GetParam();
-  const LayerPlan plan = plan_dense_layer(small(sm));
-  test_support::ScratchDir dir("layer_capture_" + std::to_string(sm));
+  const auto [sm, tiled] = GetParam();
+  const LayerPlan plan =
+      plan_dense_layer(small(sm, tiled ? GemmChoice::kTiled : GemmChoice::kSkinny));
+  const std::string gemm = sm >= 90 ? "bf16_gemm_wgmma" : "hgemm_mma";
+  EXPECT_EQ(plan.launches.at(1).kernel, tiled ? gemm : "skinny_gemm_m2");
+  test_support::ScratchDir dir("layer_capture_" + std::to_string(sm) + (tiled ? "t" : "s"));
   LayerCaptureOptions options;
   options.trace_folder = dir.path() / "layer";
   options.compression = traces::Compression::kNone;
@@ -97,7 +103,8 @@ TEST_P(LayerCapture, ChecksPassAndTensorsAreShared) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Archs, LayerCapture, ::testing::Values(80, 90));
+INSTANTIATE_TEST_SUITE_P(ArchsAndGemms, LayerCapture,
+                         ::testing::Combine(::testing::Values(80, 90), ::testing::Bool()));
 
 // A listing folder without one of the layer's kernels is an error naming the step, before
 // anything runs.

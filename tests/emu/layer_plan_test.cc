@@ -8,12 +8,17 @@
 #include <vector>
 
 #include "ground/error.h"
+#include "kernels/skinny_gemm.h"
 #include "traces/emu/state.h"
 #include "traces/emu/workload/layer_capture.h"
 #include "traces/emu/workload/layer_plan.h"
 
 namespace sassim::emu::workload {
 namespace {
+
+uint32_t skinny_gemm_rows(const char* kernel) {
+  return kernels::skinny_gemm::rows_of(kernel);
+}
 
 const PlannedLaunch& step(const LayerPlan& plan, const std::string& name) {
   for (const PlannedLaunch& l : plan.launches)
@@ -36,7 +41,7 @@ std::pair<std::string, uint64_t> bound(const LayerPlan& plan, const std::string&
 }
 
 TEST(LayerPlan, LaunchesInStreamOrder) {
-  const LayerPlan plan = plan_dense_layer({});
+  const LayerPlan plan = plan_dense_layer({.gemm = GemmChoice::kTiled});
   std::vector<std::string> kernels, steps;
   for (const PlannedLaunch& l : plan.launches) {
     kernels.push_back(l.kernel);
@@ -56,13 +61,52 @@ TEST(LayerPlan, LaunchesInStreamOrder) {
     EXPECT_EQ(l.listing_folder, l.kernel == "bf16_gemm_wgmma" ? "sm_90a" : "sm_90") << l.step;
   }
   // sm_80: hgemm_mma and the sm_80 listings throughout.
-  const LayerPlan a100 = plan_dense_layer({.sm_version = 80});
+  const LayerPlan a100 = plan_dense_layer({.sm_version = 80, .gemm = GemmChoice::kTiled});
   EXPECT_EQ(step(a100, "qkv_proj").kernel, "hgemm_mma");
   EXPECT_EQ(step(a100, "down_proj").listing_folder, "sm_80");
+  EXPECT_EQ(a100.tensors.at(static_cast<size_t>(a100.tensor("o_proj.weight"))).fill,
+            Fill::kWeightFp16);
+}
+
+// A decode step of at most 8 tokens takes skinny_gemm by default: the variant of the
+// next power of two rows, its values N and K, BF16 weights and the architecture's own
+// listings on every architecture.
+TEST(LayerPlan, SmallDecodeStepsTakeTheSkinnyGemm) {
+  for (const int sm : {80, 90}) {
+    const LayerPlan plan = plan_dense_layer({.sm_version = sm});
+    const PlannedLaunch& qkv = step(plan, "qkv_proj");
+    EXPECT_EQ(qkv.kernel, "skinny_gemm_m1");
+    EXPECT_EQ(qkv.values, (std::vector<std::string>{"6144", "4096"}));
+    EXPECT_EQ(qkv.listing_folder, "sm_" + std::to_string(sm));
+    EXPECT_EQ(qkv.launch.grid.x, 6144U / 16);
+    EXPECT_EQ(step(plan, "down_proj").values, (std::vector<std::string>{"4096", "14336"}));
+    EXPECT_EQ(bound(plan, "qkv_proj", "a").first, "attn_norm.out");
+    EXPECT_EQ(bound(plan, "down_proj", "w").first, "down_proj.weight");
+    EXPECT_EQ(plan.tensors.at(static_cast<size_t>(plan.tensor("gate_up_proj.weight"))).fill,
+              Fill::kWeightBf16);
+    EXPECT_EQ(plan.tensors.at(static_cast<size_t>(plan.tensor("qkv_proj.weight"))).shape,
+              "[6144][4096] bf16");
+  }
+  const std::pair<uint32_t, const char*> variants[] = {
+      {1, "skinny_gemm_m1"}, {2, "skinny_gemm_m2"}, {3, "skinny_gemm_m4"},
+      {5, "skinny_gemm_m8"}, {8, "skinny_gemm_m8"}, {9, "bf16_gemm_wgmma"}};
+  for (const auto& [batch, kernel] : variants) {
+    const LayerPlan plan = plan_dense_layer({.batch = batch});
+    EXPECT_EQ(step(plan, "gate_up_proj").kernel, kernel) << batch;
+    EXPECT_EQ(plan.padded_rows, batch == 9 ? 128U : skinny_gemm_rows(kernel)) << batch;
+  }
+  const LayerPlan three = plan_dense_layer({.batch = 3});
+  EXPECT_EQ(three.tensors.at(static_cast<size_t>(three.tensor("attn_norm.out"))).bytes,
+            4U * 4096 * 2);
+  EXPECT_EQ(three.tensors.at(static_cast<size_t>(three.tensor("q"))).bytes, 3U * 4096 * 2);
+  // A K that is no multiple of 256 (ffn 192) takes the tiled GEMM; a prefill always.
+  EXPECT_EQ(step(plan_dense_layer({.ffn = 192}), "down_proj").kernel, "bf16_gemm_wgmma");
+  EXPECT_EQ(step(plan_dense_layer({.phase = Phase::kPrefill, .context = 64}), "qkv_proj").kernel,
+            "bf16_gemm_wgmma");
 }
 
 TEST(LayerPlan, Llama3LayerSizes) {
-  const LayerPlan plan = plan_dense_layer({});
+  const LayerPlan plan = plan_dense_layer({.gemm = GemmChoice::kTiled});
   EXPECT_EQ(plan.tokens, 1U);
   EXPECT_EQ(plan.padded_rows, 128U);
   auto bytes = [&](const char* name) {
@@ -95,10 +139,16 @@ TEST(LayerPlan, Llama3LayerSizes) {
   EXPECT_EQ(plan.total_bytes(), total);
   // 130 tokens: two tiles of rows.
   EXPECT_EQ(plan_dense_layer({.batch = 130}).padded_rows, 256U);
+  // skinny_gemm_m1 computes the one row alone.
+  const LayerPlan skinny = plan_dense_layer({});
+  EXPECT_EQ(skinny.padded_rows, 1U);
+  EXPECT_EQ(skinny.tensors.at(static_cast<size_t>(skinny.tensor("gate_up_proj.out"))).bytes,
+            28672U * 4);
+  EXPECT_EQ(skinny.tensors.size(), 31U);
 }
 
 TEST(LayerPlan, LaunchesShareTheLayersTensors) {
-  const LayerPlan plan = plan_dense_layer({});
+  const LayerPlan plan = plan_dense_layer({.gemm = GemmChoice::kTiled});
   EXPECT_EQ(bound(plan, "attn_norm", "y"),
             std::make_pair(std::string("attn_norm.out"), uint64_t{0}));
   EXPECT_EQ(bound(plan, "qkv_proj", "a_map").first, "attn_norm.out");
@@ -179,6 +229,15 @@ TEST(LayerPlan, BadOptionsNameTheOption) {
   expect_error({.phase = Phase::kPrefill, .heads = 30}, "--heads 30 is not a multiple");
   expect_error({.sm_version = 75}, "--arch sm_75");
   expect_error({.batch = 4096, .context = 131072}, "GiB, more than the 32 GiB");
+  expect_error({.batch = 9, .gemm = GemmChoice::kSkinny},
+               "--gemm skinny: 9 token rows, more than skinny_gemm's 8");
+  expect_error({.ffn = 192, .gemm = GemmChoice::kSkinny},
+               "--gemm skinny: --ffn = 192 is a projection's K, and skinny_gemm takes K in "
+               "steps of 256");
+  expect_error({.hidden = 384, .gemm = GemmChoice::kSkinny},
+               "--gemm skinny: --hidden = 384 is a projection's K");
+  expect_error({.phase = Phase::kPrefill, .context = 64, .gemm = GemmChoice::kSkinny},
+               "--gemm skinny: 64 token rows, more than skinny_gemm's 8");
 }
 
 }  // namespace

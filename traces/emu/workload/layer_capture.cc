@@ -43,9 +43,10 @@ void fill(const LayerPlan& plan, const Tensor& t, std::vector<uint8_t>& bytes) {
       put(bytes, v);
       return;
     }
-    case Fill::kWeight: {
+    case Fill::kWeightBf16:
+    case Fill::kWeightFp16: {
       std::vector<uint16_t> v(bytes.size() / 2);
-      const bool bf16 = o.sm_version >= 90;
+      const bool bf16 = t.fill == Fill::kWeightBf16;
       for (size_t i = 0; i < v.size(); ++i) {
         const float w = k::dyadic_value(t.seed, i) * t.weight_scale;
         v[i] = bf16 ? k::float_to_bf16(w) : k::float_to_half(w);

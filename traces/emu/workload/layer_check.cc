@@ -16,6 +16,7 @@
 #include "kernels/prefill_attention.h"
 #include "kernels/rmsnorm.h"
 #include "kernels/rope.h"
+#include "kernels/skinny_gemm.h"
 #include "kernels/swiglu.h"
 #include "kernels/values.h"
 #include "traces/emu/suite/compare.h"
@@ -130,6 +131,13 @@ SuiteCheck check_layer_launch(const PlannedLaunch& launch, const DeviceBuffers& 
   }
   if (name == k::hgemm_mma::kKernel) return check_gemm(a, name, k::half_to_float);
   if (name == k::bf16_gemm_wgmma::kKernel) return check_gemm(a, name, k::bf16_to_float);
+  if (k::skinny_gemm::rows_of(name) != 0) {
+    // The reference sums in the kernel's order: the values must be the same bits.
+    const auto p = k::skinny_gemm::parse_problem(name, a.values());
+    std::vector<float> want(size_t{p.m} * p.n);
+    k::skinny_gemm::reference(p, a.input_as<uint16_t>(0), a.input_as<uint16_t>(1), want);
+    return compare_values(a.now_as<float>(2), want, 0, 0, name);
+  }
   if (name == k::gemm_epilogue::kCastKernel || name == k::gemm_epilogue::kResidualKernel) {
     const bool residual = name == k::gemm_epilogue::kResidualKernel;
     const size_t out = residual ? 2 : 1;

@@ -3,10 +3,8 @@
 #include <fmt/format.h>
 
 #include "ground/error.h"
-#include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/decode_attention.h"
 #include "kernels/gemm_epilogue.h"
-#include "kernels/hgemm_mma.h"
 #include "kernels/kv_append.h"
 #include "kernels/rmsnorm.h"
 #include "kernels/rope.h"
@@ -51,14 +49,13 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
   LayerPlan plan;
   plan.options = o;
   const uint32_t t = o.batch;
-  const uint32_t m = k::ceil_div(t, kGemmTile) * kGemmTile;
+  const LayerGemm gemm = choose_gemm(o, t);
+  const uint32_t m = gemm.rows;
   plan.tokens = t;
   plan.padded_rows = m;
   const uint64_t h = o.hidden, q_dim = uint64_t{o.heads} * kHeadDim,
                  kv_dim = uint64_t{o.kv_heads} * kHeadDim, qkv = q_dim + 2 * kv_dim, f = o.ffn;
-  const bool wgmma = o.sm_version >= 90;
-  const std::string_view gemm = wgmma ? k::bf16_gemm_wgmma::kKernel : k::hgemm_mma::kKernel;
-  const std::string wtype = wgmma ? "bf16" : "fp16";
+  const std::string& wtype = gemm.weight_type;
   const da::Problem attention{.batch = o.batch, .context = o.context, .kv_heads = o.kv_heads};
   const uint64_t cache_bytes = da::cache_bytes(attention);
   const uint64_t partials = da::partial_count(attention);
@@ -70,7 +67,7 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
                                    Role::kWeight, Fill::kBf16, 11);
   const int xn = b.tensor("attn_norm.out", dims(m, h, "bf16"), m * h * 2, Role::kActivation);
   const int w_qkv = b.tensor("qkv_proj.weight", dims(qkv, h, wtype), qkv * h * 2, Role::kWeight,
-                             Fill::kWeight, 12, weight_scale(o.hidden));
+                             gemm.weight_fill, 12, weight_scale(o.hidden));
   const int qkv32 = b.tensor("qkv_proj.out", dims(m, qkv, "fp32"), m * qkv * 4, Role::kScratch);
   const int q = b.tensor("q", dims(t, q_dim, "bf16"), t * q_dim * 2, Role::kActivation);
   const int kk = b.tensor("k", dims(t, kv_dim, "bf16"), t * kv_dim * 2, Role::kActivation);
@@ -101,33 +98,30 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
       b.tensor("attention.out", dims(t, q_dim, "fp32"), t * q_dim * 4, Role::kScratch);
   const int attn = b.tensor("o_proj.in", dims(m, q_dim, "bf16"), m * q_dim * 2, Role::kActivation);
   const int w_o = b.tensor("o_proj.weight", dims(h, q_dim, wtype), h * q_dim * 2, Role::kWeight,
-                           Fill::kWeight, 13, weight_scale(static_cast<uint32_t>(q_dim)));
+                           gemm.weight_fill, 13, weight_scale(static_cast<uint32_t>(q_dim)));
   const int o32 = b.tensor("o_proj.out", dims(m, h, "fp32"), m * h * 4, Role::kScratch);
   const int hres = b.tensor("h", dims(t, h, "bf16"), t * h * 2, Role::kActivation);
   const int w_ffn_norm = b.tensor("ffn_norm.weight", fmt::format("[{}] bf16", h), h * 2,
                                   Role::kWeight, Fill::kBf16, 14);
   const int hn = b.tensor("ffn_norm.out", dims(m, h, "bf16"), m * h * 2, Role::kActivation);
   const int w_gu = b.tensor("gate_up_proj.weight", dims(2 * f, h, wtype), 2 * f * h * 2,
-                            Role::kWeight, Fill::kWeight, 15, weight_scale(o.hidden));
+                            Role::kWeight, gemm.weight_fill, 15, weight_scale(o.hidden));
   const int gu32 =
       b.tensor("gate_up_proj.out", dims(m, 2 * f, "fp32"), m * 2 * f * 4, Role::kScratch);
   const int gu = b.tensor("gate_up", dims(t, 2 * f, "bf16"), t * 2 * f * 2, Role::kActivation);
   const int act = b.tensor("down_proj.in", dims(m, f, "bf16"), m * f * 2, Role::kActivation);
   const int w_down = b.tensor("down_proj.weight", dims(h, f, wtype), h * f * 2, Role::kWeight,
-                              Fill::kWeight, 16, weight_scale(o.ffn));
+                              gemm.weight_fill, 16, weight_scale(o.ffn));
   const int d32 = b.tensor("down_proj.out", dims(m, h, "fp32"), m * h * 4, Role::kScratch);
   const int out = b.tensor("out", dims(t, h, "bf16"), t * h * 2, Role::kActivation);
   check_layer_size(plan);
 
   auto at = [](int tensor, uint64_t offset = 0) { return Binding{tensor, offset}; };
-  auto gemm_values = [&](uint64_t n, uint64_t kdim) {
-    return std::vector<std::string>{u(m), u(n), u(kdim)};
-  };
   const std::string cast = std::string(k::gemm_epilogue::kCastKernel);
   const std::string residual = std::string(k::gemm_epilogue::kResidualKernel);
 
   b.launch("attn_norm", k::rmsnorm::kKernel, {u(t), u(h)}, {at(x), at(w_attn_norm), at(xn)});
-  b.launch("qkv_proj", gemm, gemm_values(qkv, h), {at(xn), at(w_qkv), at(qkv32)});
+  b.launch("qkv_proj", gemm.kernel, gemm.values(qkv, h), {at(xn), at(w_qkv), at(qkv32)});
   b.launch("q_cast", cast, {u(t), u(q_dim), u(qkv)}, {at(qkv32), at(q)});
   b.launch("k_cast", cast, {u(t), u(kv_dim), u(qkv)}, {at(qkv32, q_dim * 4), at(kk)});
   b.launch("v_cast", cast, {u(t), u(kv_dim), u(qkv)}, {at(qkv32, (q_dim + kv_dim) * 4), at(v)});
@@ -141,13 +135,13 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
   b.launch("attention_combine", da::kCombineKernel, attention_values,
            {at(o_partial), at(lse), at(lens), at(attn32)});
   b.launch("attention_cast", cast, {u(t), u(q_dim)}, {at(attn32), at(attn)});
-  b.launch("o_proj", gemm, gemm_values(h, q_dim), {at(attn), at(w_o), at(o32)});
+  b.launch("o_proj", gemm.kernel, gemm.values(h, q_dim), {at(attn), at(w_o), at(o32)});
   b.launch("attn_residual", residual, {u(t), u(h)}, {at(o32), at(x), at(hres)});
   b.launch("ffn_norm", k::rmsnorm::kKernel, {u(t), u(h)}, {at(hres), at(w_ffn_norm), at(hn)});
-  b.launch("gate_up_proj", gemm, gemm_values(2 * f, h), {at(hn), at(w_gu), at(gu32)});
+  b.launch("gate_up_proj", gemm.kernel, gemm.values(2 * f, h), {at(hn), at(w_gu), at(gu32)});
   b.launch("gate_up_cast", cast, {u(t), u(2 * f)}, {at(gu32), at(gu)});
   b.launch("swiglu", k::swiglu::kKernel, {u(t), u(f)}, {at(gu), at(act)});
-  b.launch("down_proj", gemm, gemm_values(h, f), {at(act), at(w_down), at(d32)});
+  b.launch("down_proj", gemm.kernel, gemm.values(h, f), {at(act), at(w_down), at(d32)});
   b.launch("ffn_residual", residual, {u(t), u(h)}, {at(d32), at(hres), at(out)});
   check_bindings(plan);
   return plan;

@@ -15,6 +15,12 @@ namespace sassim::emu::workload {
 
 enum class Phase { kDecode, kPrefill };
 
+// The projections' GEMM kernel: kTiled is the 128 x 128 tensor-core tile (bf16_gemm_wgmma
+// on sm_90, hgemm_mma before it), kSkinny the CUDA-core skinny_gemm_mM for a decode step
+// of at most 8 tokens (weights streamed once), kAuto skinny_gemm where it can run (every
+// K a multiple of 256), else tiled.
+enum class GemmChoice { kAuto, kTiled, kSkinny };
+
 // The layer's shape. Defaults: one layer of Llama 3 8B (config.json of
 // meta-llama/Meta-Llama-3-8B: hidden_size 4096, num_attention_heads 32,
 // num_key_value_heads 8, head_dim 4096 / 32 = 128, intermediate_size 14336,
@@ -31,14 +37,15 @@ struct LayerOptions {
   uint32_t ffn = 14336;
   uint32_t model_layers = 32;  // layers of the model the layer stands for (num_hidden_layers)
   int sm_version = 90;         // 80, 86, 89: hgemm_mma; 90: bf16_gemm_wgmma (sm_90a)
+  GemmChoice gemm = GemmChoice::kAuto;
 };
 
 // How a tensor starts (layer_capture.cc fills it).
 enum class Fill {
   kZero,         // written by a launch before it is read (or padding rows)
   kBf16,         // BF16 multiples of 1/8 in [-1, 1] (kernels/values.h), stream `seed`
-  kWeight,       // the GEMM's operand type (FP16 for hgemm_mma, BF16 for wgmma), multiples
-                 // of 1/8 in [-1, 1] times weight_scale
+  kWeightBf16,   // a GEMM's weights: multiples of 1/8 in [-1, 1] times weight_scale, BF16
+  kWeightFp16,   // the same values in FP16 (hgemm_mma's operand type)
   kPositions,    // int32 [batch]: context_len - 1, the new token's position
   kCosSin,       // rope's table [max_position][128] FP32
   kSlots,        // int64 [batch]: the cache slot of the new token
@@ -79,7 +86,8 @@ struct PlannedLaunch {
 struct LayerPlan {
   LayerOptions options;
   uint32_t tokens = 0;       // rows the layer computes (decode: batch; prefill: batch x context)
-  uint32_t padded_rows = 0;  // GEMM rows: tokens rounded up to the GEMMs' 128-row tile
+  uint32_t padded_rows = 0;  // GEMM rows: tokens rounded up to the GEMM's rows (128 for the
+                             // tiled GEMMs, 1, 2, 4 or 8 for skinny_gemm)
   std::vector<Tensor> tensors;
   std::vector<PlannedLaunch> launches;
   // Index of the tensor named `name`; throws sassim::Error when there is none.

@@ -8,6 +8,8 @@
 
 #include "ground/error.h"
 #include "kernels/bf16_gemm_wgmma.h"
+#include "kernels/hgemm_mma.h"
+#include "kernels/skinny_gemm.h"
 #include "kernels/suite.h"
 
 namespace sassim::emu::workload {
@@ -17,6 +19,26 @@ namespace k = kernels;
 
 // Bytes a layer may allocate: the capture holds all of it in host memory.
 constexpr uint64_t kMaxLayerBytes = uint64_t{32} << 30;
+
+// Why skinny_gemm cannot compute the layer's projections for `tokens` rows ("" when it can).
+std::string skinny_obstacle(const LayerOptions& o, uint32_t tokens) {
+  namespace sg = k::skinny_gemm;
+  if (tokens > sg::kMaxRows) {
+    return fmt::format("{} token rows, more than skinny_gemm's {} (it serves decode steps of "
+                       "up to {} sequences)",
+                       tokens, sg::kMaxRows, sg::kMaxRows);
+  }
+  const std::pair<const char*, uint64_t> ks[] = {{"--hidden", o.hidden},
+                                                 {"--heads x 128", uint64_t{o.heads} * 128},
+                                                 {"--ffn", o.ffn}};
+  for (const auto& [what, kdim] : ks) {
+    if (kdim % sg::kStepK != 0) {
+      return fmt::format("{} = {} is a projection's K, and skinny_gemm takes K in steps of {}",
+                         what, kdim, sg::kStepK);
+    }
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -61,6 +83,30 @@ void check_common_options(const LayerOptions& o) {
 float weight_scale(uint32_t k) {
   const int e = static_cast<int>(std::bit_width(k) - 1) / 2;
   return std::ldexp(1.0F, -e);
+}
+
+LayerGemm choose_gemm(const LayerOptions& o, uint32_t tokens) {
+  const std::string obstacle = skinny_obstacle(o, tokens);
+  if (o.gemm == GemmChoice::kSkinny && !obstacle.empty())
+    throw Error(fmt::format("--gemm skinny: {}", obstacle));
+  LayerGemm g;
+  g.skinny = o.gemm == GemmChoice::kSkinny || (o.gemm == GemmChoice::kAuto && obstacle.empty());
+  if (g.skinny) {
+    g.kernel = std::string(k::skinny_gemm::kernel_for(tokens));
+    g.rows = k::skinny_gemm::rows_of(g.kernel);
+  } else {
+    g.kernel = std::string(o.sm_version >= 90 ? k::bf16_gemm_wgmma::kKernel : k::hgemm_mma::kKernel);
+    g.rows = k::ceil_div(tokens, kGemmTile) * kGemmTile;
+  }
+  const bool fp16 = g.kernel == k::hgemm_mma::kKernel;
+  g.weight_type = fp16 ? "fp16" : "bf16";
+  g.weight_fill = fp16 ? Fill::kWeightFp16 : Fill::kWeightBf16;
+  return g;
+}
+
+std::vector<std::string> LayerGemm::values(uint64_t n, uint64_t k) const {
+  if (skinny) return {u(n), u(k)};
+  return {u(rows), u(n), u(k)};
 }
 
 std::string u(uint64_t v) {

@@ -22,6 +22,19 @@ void check_common_options(const LayerOptions& o);
 // order of their inputs (a Gaussian initialisation's standard deviation).
 float weight_scale(uint32_t k);
 
+// The GEMM the layer's four projections take for `tokens` rows (o.gemm resolved;
+// sassim::Error naming --gemm when skinny_gemm is asked for and cannot run).
+struct LayerGemm {
+  std::string kernel;  // "bf16_gemm_wgmma", "hgemm_mma" or "skinny_gemm_m1" .. "_m8"
+  bool skinny = false;
+  uint32_t rows = 0;        // tokens padded to the kernel's rows
+  std::string weight_type;  // "bf16" or "fp16"
+  Fill weight_fill = Fill::kWeightBf16;
+  // The suite values of a launch computing N outputs of each row from K inputs.
+  std::vector<std::string> values(uint64_t n, uint64_t k) const;
+};
+LayerGemm choose_gemm(const LayerOptions& o, uint32_t tokens);
+
 std::string u(uint64_t v);
 std::string dims(uint64_t rows, uint64_t cols, std::string_view type);
 
