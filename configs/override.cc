@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -156,6 +158,41 @@ void set_scalar(pb::Message& message, const pb::FieldDescriptor& field, std::str
                           field.name(), value_kind(field), field_list(*field.message_type())));
 }
 
+// One segment of a path: a field name and, for an entry of a list of messages, its index
+// ("tensor_ops[2]").
+struct Segment {
+  std::string_view name;
+  std::optional<int> index;
+};
+
+Segment parse_segment(std::string_view segment, std::string_view assignment) {
+  const std::size_t open = segment.find('[');
+  if (open == std::string_view::npos) return {segment, std::nullopt};
+  int index = -1;
+  if (segment.back() != ']' ||
+      !parse_integer(segment.substr(open + 1, segment.size() - open - 2), index) || index < 0) {
+    throw Error(fmt::format("--set {}: '{}': expected NAME[INDEX] with a whole-number index",
+                            assignment, segment));
+  }
+  return {segment.substr(0, open), index};
+}
+
+// The entry `index` of the list of messages `field`, with an error naming the list's size.
+pb::Message* list_entry(pb::Message& message, const pb::FieldDescriptor& field, int index,
+                        std::string_view assignment) {
+  if (!field.is_repeated() || field.is_map() ||
+      field.cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+    throw Error(fmt::format("--set {}: '{}' is {}; only a list of messages takes an index",
+                            assignment, field.name(), value_kind(field)));
+  }
+  const int size = message.GetReflection()->FieldSize(message, &field);
+  if (index >= size) {
+    throw Error(fmt::format("--set {}: '{}' has {} entr{} in this config; [{}] is none of them",
+                            assignment, field.name(), size, size == 1 ? "y" : "ies", index));
+  }
+  return message.GetReflection()->MutableRepeatedMessage(&message, &field, index);
+}
+
 // Sets map[key] = value for a map field whose key is a string.
 void set_map_entry(pb::Message& message, const pb::FieldDescriptor& field, std::string_view key,
                    std::string_view value, std::string_view assignment) {
@@ -198,17 +235,26 @@ void apply_override(GpuConfig& config, std::string_view assignment) {
 
   pb::Message* message = &config;
   for (std::size_t i = 0; i < segments.size(); ++i) {
-    const std::string_view segment = segments[i];
+    const Segment segment = parse_segment(segments[i], assignment);
     const pb::Descriptor& descriptor = *message->GetDescriptor();
-    if (segment.empty()) {
+    if (segment.name.empty()) {
       throw Error(fmt::format("--set {}: empty field name in '{}'", assignment, path));
     }
-    const pb::FieldDescriptor* field = descriptor.FindFieldByName(std::string(segment));
+    const pb::FieldDescriptor* field = descriptor.FindFieldByName(std::string(segment.name));
     if (field == nullptr) {
       throw Error(fmt::format("--set {}: {} has no field '{}' (fields: {})", assignment,
-                              descriptor.name(), segment, field_list(descriptor)));
+                              descriptor.name(), segment.name, field_list(descriptor)));
     }
     const bool last = i + 1 == segments.size();
+    if (segment.index) {
+      pb::Message* entry = list_entry(*message, *field, *segment.index, assignment);
+      if (last) {
+        throw Error(fmt::format("--set {}: '{}' is a message; set one of its fields ({})",
+                                assignment, segments[i], field_list(*field->message_type())));
+      }
+      message = entry;
+      continue;
+    }
     if (field->is_map()) {
       if (i + 2 != segments.size() || segments[i + 1].empty()) {
         throw Error(fmt::format("--set {}: '{}' is a map; name one key: {}.<key>=value", assignment,
@@ -222,6 +268,10 @@ void apply_override(GpuConfig& config, std::string_view assignment) {
       return;
     }
     if (field->is_repeated()) {
+      if (field->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+        throw Error(fmt::format("--set {}: '{}' is a list; name one entry: {}[INDEX].<field>=value",
+                                assignment, field->name(), field->name()));
+      }
       throw Error(fmt::format("--set {}: '{}' is a list; lists cannot be overridden", assignment,
                               field->name()));
     }

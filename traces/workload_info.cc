@@ -27,12 +27,12 @@ std::uint64_t count(const std::string& value, const std::string& where, std::str
   return v;
 }
 
-fs::path folder_of(const fs::path& trace) {
+}  // namespace
+
+fs::path trace_folder(const fs::path& trace) {
   std::error_code ec;
   return fs::is_directory(trace, ec) ? trace : trace.parent_path();
 }
-
-}  // namespace
 
 void write_workload_info(const fs::path& folder, const WorkloadInfo& info) {
   const fs::path path = folder / kWorkloadFile;
@@ -46,7 +46,7 @@ void write_workload_info(const fs::path& folder, const WorkloadInfo& info) {
 }
 
 std::optional<WorkloadInfo> read_workload_info(const fs::path& trace) {
-  const fs::path path = folder_of(trace) / kWorkloadFile;
+  const fs::path path = trace_folder(trace) / kWorkloadFile;
   std::error_code ec;
   if (!fs::exists(path, ec)) return std::nullopt;
   std::ifstream in(path);

@@ -27,6 +27,9 @@ struct WorkloadInfo {
   std::uint64_t model_layers = 0;
 };
 
+// The folder of a trace given as a folder, its kernelslist.g or one of its kernel files.
+std::filesystem::path trace_folder(const std::filesystem::path& trace);
+
 // Writes FOLDER/workload.txt. Throws sassim::Error naming the file when it cannot.
 void write_workload_info(const std::filesystem::path& folder, const WorkloadInfo& info);
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,7 @@
 #include "traces/accelsim_reader.h"
 #include "traces/sass/listing.h"
 #include "traces/tokens.h"
+#include "traces/trace_listings.h"
 #include "traces/workload_info.h"
 
 namespace sassim::cli {
@@ -148,6 +150,13 @@ void run(const RunOptions& options) {
     listings.push_back(traces::sass::read_listing(file));
     fmt::print(notes, "listing {}: control bits for {} function(s)\n", file,
                listings.back().functions.size());
+  }
+  // The trace folder's own listings (`sassim workload` keeps them) come after --sass: a
+  // function in both issues by the --sass listing's control bits.
+  for (const std::filesystem::path& file : traces::stored_listings(trace)) {
+    listings.push_back(traces::sass::read_listing(file));
+    fmt::print(notes, "listing {} (kept in the trace folder): control bits for {} function(s)\n",
+               file.string(), listings.back().functions.size());
   }
   auto workload = traces::open_accelsim_workload(trace);
   const std::optional<traces::WorkloadInfo> layer = traces::read_workload_info(trace);

@@ -1,7 +1,8 @@
 // `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--hidden H]
 // [--heads N] [--kv-heads N] [--ffn F] [--gemm auto|tiled|skinny] [--arch sm_XY]
-// [--listings DIR] [-o DIR] [--plain] [--check] [--plan]`: a whole decoder layer executed on the CPU over one device memory
-// and written as one trace folder, its launches in stream order (docs/LLM.md).
+// [--listings DIR] [-o DIR] [--plain] [--check] [--plan]`: a whole decoder layer executed on the
+// CPU over one device memory and written as one trace folder, its launches in stream order
+// (docs/LLM.md).
 #include <unistd.h>
 
 #include <chrono>
@@ -18,6 +19,7 @@
 #include "sim/cli/paths.h"
 #include "traces/emu/workload/layer_capture.h"
 #include "traces/emu/workload/layer_plan.h"
+#include "traces/trace_listings.h"
 
 namespace sassim::cli {
 namespace {
@@ -129,15 +131,16 @@ void run_workload(WorkloadCliOptions& o) {
       "sm_{}\n",
       o.name, o.phase, L.batch, L.context, L.hidden, L.heads, L.kv_heads, L.ffn, L.sm_version);
   const bool skinny = gemm.rfind("skinny_gemm", 0) == 0;
-  const std::string rows = skinny ? "its rows" : "its 128-row tile";
+  const std::string tokens = fmt::format("{} token{}", plan.tokens, plan.tokens == 1 ? "" : "s");
   if (plan.padded_rows == plan.tokens) {
-    fmt::print("GEMMs ({}): M = {} token{}, {}\n", gemm, plan.tokens, plan.tokens == 1 ? "" : "s",
-               skinny ? "its rows" : "a multiple of the 128-row tile");
+    fmt::print("GEMMs ({}): M = {}, {}\n", gemm, tokens,
+               skinny ? "no padding rows" : "a multiple of the 128-row tile");
   } else {
     fmt::print(
-        "GEMMs ({}): M = {} token{} padded to {} rows ({}; the padding rows are zeros and are "
+        "GEMMs ({}): M = {} padded to {} rows ({}; the padding rows are zeros and are "
         "computed)\n",
-        gemm, plan.tokens, plan.tokens == 1 ? "" : "s", plan.padded_rows, rows);
+        gemm, tokens, plan.padded_rows,
+        skinny ? "skinny_gemm computes 1, 2, 4 or 8 rows" : "its 128-row tile");
   }
   if (o.plan_only) {
     print_plan(plan);
@@ -187,9 +190,10 @@ void run_workload(WorkloadCliOptions& o) {
              o.out.empty() ? "; no trace written (-o FOLDER writes one)"
                            : fmt::format(" -> {}/kernelslist.g", o.out));
   if (!o.out.empty()) {
-    std::string sass;
-    for (const std::string& l : listings) sass += " --sass " + l;
-    fmt::print("replay: sassim run {} -c h200{}\n", o.out, sass);
+    // The folder keeps the listings, so that it replays by their control bits as it is.
+    traces::store_listings(o.out, {listings.begin(), listings.end()});
+    fmt::print("listings: {} kept in {}/{}\n", listings.size(), o.out, traces::kListingsFolder);
+    fmt::print("replay: sassim run {} -c h200\n", o.out);
   }
 }
 

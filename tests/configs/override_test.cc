@@ -1,6 +1,7 @@
 // --set overrides by reflection: scalars of every type, nested messages, the map, errors.
 #include <string>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -137,6 +138,35 @@ TEST_F(Override, UnsignedListIsReplacedOrCleared) {
                 HasSubstr("expected a comma-separated list of unsigned integers (empty: none)"))
         << bad;
   }
+}
+
+// An entry of a list of messages is named by its index: a sweep can vary one tensor
+// operation's throughput.
+TEST_F(Override, ListEntryByIndex) {
+  GpuConfig h200 = load_config("h200");
+  ASSERT_EQ(h200.sm().tensor_ops(2).opcode(), "HGMMA.64x256x16.F32.BF16");
+  apply_override(h200, "sm.tensor_ops[2].initiation_interval_cycles_per_n=0.25");
+  EXPECT_DOUBLE_EQ(h200.sm().tensor_ops(2).initiation_interval_cycles_per_n(), 0.25);
+  EXPECT_DOUBLE_EQ(h200.sm().tensor_ops(1).initiation_interval_cycles_per_n(), 0.5);
+  EXPECT_DOUBLE_EQ(h200.sm().tensor_ops(2).latency_cycles_per_n(), 0.5);  // sibling kept
+  const int size = h200.sm().tensor_ops_size();
+  EXPECT_THAT(error_of([&] {
+                apply_override(h200, fmt::format("sm.tensor_ops[{}].latency_cycles=1", size));
+              }),
+              HasSubstr(fmt::format("'tensor_ops' has {} entries in this config; [{}] is none",
+                                    size, size)));
+  EXPECT_THAT(error_of([&] { apply_override(h200, "sm.tensor_ops[2]=1"); }),
+              HasSubstr("'tensor_ops[2]' is a message; set one of its fields"));
+  EXPECT_THAT(error_of([&] { apply_override(h200, "sm.tensor_ops.latency_cycles=1"); }),
+              HasSubstr("'tensor_ops' is a list; name one entry: tensor_ops[INDEX].<field>"));
+  for (const char* bad : {"sm.tensor_ops[x].latency_cycles=1", "sm.tensor_ops[-1].latency_cycles=1",
+                          "sm.tensor_ops[1.latency_cycles=1"}) {
+    EXPECT_THAT(error_of([&] { apply_override(h200, bad); }),
+                HasSubstr("expected NAME[INDEX] with a whole-number index"))
+        << bad;
+  }
+  EXPECT_THAT(error_of([&] { apply_override(h200, "sm.units[0].latency_cycles=1"); }),
+              HasSubstr("only a list of messages takes an index"));
 }
 
 TEST_F(Override, BaseCannotBeOverridden) {

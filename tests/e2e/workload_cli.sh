@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `sassim workload`: option errors naming the option; a small dense layer captured with
-# --check, listed by `trace info` and replayed by `run --sass` as its 18 launches; a small
+# --check, listed by `trace info` and replayed as its 18 launches by the listings the folder
+# keeps (a --sass listing taking precedence); a small
 # prefill (16 launches) likewise; a wrong listing caught by --check at the launch that
 # runs it.
 # Usage: workload_cli.sh SASSIM_BINARY REPO_ROOT
@@ -28,7 +29,16 @@ expect 1 "--listings $work/none: not a folder" -- \
 [[ -e "$work/x" ]] && fail "a refused workload wrote $work/x"
 
 # The plan of the default layer: the padding stated, Q/K/V slices of the QKV output.
-expect 0 "M = 1 token padded to 128 rows" -- "$sassim" workload dense-layer --plan
+expect 0 "GEMMs \(skinny_gemm_m1\): M = 1 token, no padding rows" -- \
+  "$sassim" workload dense-layer --plan
+expect 0 "GEMMs \(skinny_gemm_m4\): M = 3 tokens padded to 4 rows" -- \
+  "$sassim" workload dense-layer --batch 3 --plan
+expect 0 "GEMMs \(bf16_gemm_wgmma\): M = 1 token padded to 128 rows" -- \
+  "$sassim" workload dense-layer --gemm tiled --plan
+expect 1 "--gemm skinny: 9 token rows, more than skinny_gemm's 8" -- \
+  "$sassim" workload dense-layer --gemm skinny --batch 9 --plan
+expect 1 "--gemm wide: expected auto, tiled or skinny" -- \
+  "$sassim" workload dense-layer --gemm wide --plan
 expect 0 "M = 4096 tokens, a multiple of the 128-row tile" -- \
   "$sassim" workload dense-layer --phase prefill --plan
 expect 0 "attention +prefill_attention +q=q k=k v=v o=o_proj.in" -- \
@@ -45,25 +55,53 @@ grep -q "captured 18 launches" <<<"$out" || fail "no capture summary: $out"
 [[ "$(wc -l <"$layer/kernelslist.g")" == 18 ]] || fail "kernelslist.g: $(cat "$layer/kernelslist.g")"
 
 info="$("$sassim" trace info "$layer" 2>&1)"
-for kernel in rmsnorm bf16_gemm_wgmma cast_bf16 rope kv_append decode_attention \
+for kernel in rmsnorm skinny_gemm_m2 cast_bf16 rope kv_append decode_attention \
   decode_attention_combine residual_add swiglu; do
   grep -q "$kernel" <<<"$info" || fail "trace info does not list $kernel: $info"
 done
 
-# The replay command the capture printed: every listing it needs, one --sass each.
+# The folder keeps the listings its launches ran: the replay the capture printed needs no
+# --sass, and issues every launch by its listing's control bits.
+for kernel in rmsnorm skinny_gemm_m2 cast_bf16 rope kv_append decode_attention residual_add \
+  swiglu; do
+  [[ -f "$layer/sass/$kernel.sass" ]] || fail "the folder does not keep $kernel.sass: $(ls "$layer")"
+done
+grep -q "^replay: sassim run $layer -c h200$" <<<"$out" || fail "no plain replay line: $out"
 replay="$(sed -n 's/^replay: sassim run //p' <<<"$out")"
 read -ra replay_args <<<"$replay"
-run_out="$("$sassim" run -q "${replay_args[@]}" 2>&1)"
+run_out="$("$sassim" run "${replay_args[@]}" 2>&1)"
 rc=$?
 [[ $rc == 0 ]] || fail "run exited $rc: $run_out"
 grep -q "warning" <<<"$run_out" && fail "run warned: $run_out"
-grep -Eq "control bits for 4 of 18 launches \(bf16_gemm_wgmma\)" <<<"$run_out" ||
+grep -q "listing $layer/sass/skinny_gemm_m2.sass (kept in the trace folder)" <<<"$run_out" ||
+  fail "run did not read the folder's listing: $run_out"
+grep -Eq "control bits for 4 of 18 launches \(skinny_gemm_m2\)" <<<"$run_out" ||
   fail "run did not take the GEMM listing for 4 launches: $run_out"
 table="$(sed -n '/^  id  kernel /,/^ *total /p' <<<"$run_out")"
-rows="$(grep -Ec "^ *[0-9]+ +(rmsnorm|bf16_gemm_wgmma|cast_bf16|rope|kv_append|decode_attention|decode_attention_combine|residual_add|swiglu) " <<<"$table")"
+rows="$(grep -Ec "^ *[0-9]+ +(rmsnorm|skinny_gemm_m2|cast_bf16|rope|kv_append|decode_attention|decode_attention_combine|residual_add|swiglu) " <<<"$table")"
 grep -q "total (18 kernels)" <<<"$table" || fail "no total of 18 kernels: $run_out"
 [[ "$rows" == 18 ]] || fail "expected 18 result rows, found $rows: $run_out"
-
+# A --sass listing of the same function is taken before the folder's: the GEMM's stall
+# counts doubled give another cycle count.
+total_cycles() { sed -n 's/^ *total (18 kernels) *\([0-9]*\).*/\1/p' <<<"$1"; }
+python3 - "$layer/sass/skinny_gemm_m2.sass" "$work/skinny_gemm_m2.sass" <<'PY'
+import re, sys
+# The second word of each instruction holds the control bits: stall cycles at bits 41-44.
+text = open(sys.argv[1]).read()
+slow = re.sub(r"^(\s+)/\* 0x([0-9a-f]{16}) \*/$",
+              lambda m: f"{m.group(1)}/* 0x{int(m.group(2), 16) | (15 << 41):016x} */",
+              text, flags=re.M)
+assert slow != text
+open(sys.argv[2], "w").write(slow)
+PY
+slow_out="$("$sassim" run "${replay_args[@]}" --sass "$work/skinny_gemm_m2.sass" 2>&1)" ||
+  fail "run with --sass exited non-zero: $slow_out"
+grep -Eq "control bits for 4 of 18 launches \(skinny_gemm_m2\)" <<<"$slow_out" ||
+  fail "the --sass listing did not serve the GEMMs: $slow_out"
+fast="$(total_cycles "$run_out")"
+slow="$(total_cycles "$slow_out")"
+[[ -n "$fast" && -n "$slow" ]] && ((slow > fast)) ||
+  fail "stall counts of 15 in --sass did not slow the layer ($fast -> $slow cycles)"
 # A prefill of 2 prompts of 128 tokens: 16 launches checked, replayed as 16 kernels.
 prefill="$work/prefill"
 out="$("$sassim" workload dense-layer --phase prefill --batch 2 --context 128 --hidden 256 \
