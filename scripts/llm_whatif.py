@@ -28,7 +28,6 @@ END = "<!-- llm_whatif.py: end -->"
 # The layers: (trace folder under build/whatif, `sassim workload dense-layer` options).
 LAYERS = {
     "decode-b1": ["--batch", "1", "--context", "4096"],
-    "decode-b8": ["--batch", "8", "--context", "4096"],
     "prefill-512": ["--phase", "prefill", "--context", "512"],
 }
 SPECS = {"decode": "decode_whatif.txtpb", "prefill": "prefill_whatif.txtpb"}
@@ -71,7 +70,7 @@ def read_table(path):
 
 
 def tokens_of(layer):
-    return {"decode-b1": 1, "decode-b8": 8, "prefill-512": 512}[layer]
+    return {"decode-b1": 1, "prefill-512": 512}[layer]
 
 
 def layer_us(row):
@@ -102,18 +101,17 @@ def plot():
     import matplotlib.pyplot as plt
 
     rows = read_table(os.path.join(DOCS, "whatif_decode.csv"))
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for ax, layer in zip(axes, ("decode-b1", "decode-b8")):
-        for l2 in sorted({int(r[L2]) for r in rows}):
-            pts = sorted((float(r[DRAM]) * H200_BUS_BYTES / 1e6, model_tokens_s(r))
-                         for r in rows if r["layer"] == layer and int(r[L2]) == l2)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                    label=f"L2 {l2 / 2**20:.0f} MiB")
-        ax.set_title(f"Llama 3 8B decode, batch {tokens_of(layer)}, context 4096")
-        ax.set_xlabel("DRAM bandwidth (TB/s)")
-        ax.set_ylabel("tokens/s (32 layers)")
-        ax.grid(True, alpha=0.3)
-        ax.legend(title="h200 with")
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    for l2 in sorted({int(r[L2]) for r in rows}):
+        pts = sorted((float(r[DRAM]) * H200_BUS_BYTES / 1e6, model_tokens_s(r))
+                     for r in rows if int(r[L2]) == l2)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                label=f"L2 {l2 / 2**20:.0f} MiB")
+    ax.set_title("Llama 3 8B decode, batch 1, context 4096")
+    ax.set_xlabel("DRAM bandwidth (TB/s)")
+    ax.set_ylabel("tokens/s (32 layers)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(title="h200 with")
     fig.tight_layout()
     fig.savefig(os.path.join(DOCS, "whatif_decode.png"), dpi=110)
 
@@ -142,29 +140,25 @@ def peak_tflops(row):
 
 
 def decode_section(rows):
-    out = []
     dram = sorted({float(r[DRAM]) for r in rows})
     l2s = sorted({int(r[L2]) for r in rows})
-    base = {(r["layer"], float(r[DRAM]), int(r[L2])): r for r in rows}
-    for layer in ("decode-b1", "decode-b8"):
-        b = tokens_of(layer)
-        out.append(f"Decode, batch {b}, context 4096: tokens/s of 32 layers "
-                   "(one layer's time in us)\n")
-        out.append("| DRAM | " + " | ".join(f"L2 {l / 2**20:.0f} MiB" for l in l2s) + " |")
-        out.append("|---:|" + "---:|" * len(l2s))
-        for d in dram:
-            cells = []
-            for l in l2s:
-                r = base[(layer, d, l)]
-                cells.append(f"{model_tokens_s(r):,.0f} ({layer_us(r):.1f})")
-            out.append(f"| {d * H200_BUS_BYTES / 1e6:.1f} TB/s | " + " | ".join(cells) + " |")
-        lo, hi = base[(layer, dram[0], 62914560)], base[(layer, dram[-1], 62914560)]
-        gain = model_tokens_s(hi) / model_tokens_s(lo)
-        bytes_per_token = float(lo["dram_bytes"]) / b / 2**20
-        out.append("")
-        out.append(f"With the 60 MiB L2, {dram[-1] / dram[0]:.2f}x the bandwidth gives "
-                   f"{gain:.2f}x the tokens/s; each token moves {bytes_per_token:.1f} MiB of "
-                   f"DRAM traffic a layer at 4.8 TB/s.\n")
+    cell = {(float(r[DRAM]), int(r[L2])): r for r in rows}
+    out = ["Decode, batch 1, context 4096: tokens/s of 32 layers (one layer's time in us;",
+           "-: not run)\n",
+           "| DRAM | " + " | ".join(f"L2 {l / 2**20:.0f} MiB" for l in l2s) + " |",
+           "|---:|" + "---:|" * len(l2s)]
+    for d in dram:
+        cells = [f"{model_tokens_s(cell[(d, l)]):,.0f} ({layer_us(cell[(d, l)]):.1f})"
+                 if (d, l) in cell else "-" for l in l2s]
+        out.append(f"| {d * H200_BUS_BYTES / 1e6:.1f} TB/s | " + " | ".join(cells) + " |")
+    lo, hi = cell[(dram[0], 62914560)], cell[(dram[-1], 62914560)]
+    gain = model_tokens_s(hi) / model_tokens_s(lo)
+    l2_gain = model_tokens_s(cell[(dram[0], l2s[-1])]) / model_tokens_s(cell[(dram[0], l2s[0])])
+    out.append("")
+    out.append(f"With the 60 MiB L2, {dram[-1] / dram[0]:.2f}x the DRAM bandwidth gives "
+               f"{gain:.2f}x the tokens/s; at 4.8 TB/s, four times the L2 "
+               f"({l2s[0] / 2**20:.0f} to {l2s[-1] / 2**20:.0f} MiB) gives {l2_gain:.3f}x. Each "
+               f"token moves {float(lo['dram_bytes']) / 2**20:.1f} MiB of DRAM a layer.\n")
     return out
 
 
