@@ -27,7 +27,7 @@ TransferPlan nvls_plan(CollectiveOp op, uint64_t bytes, const PlanShape& shape) 
       if (reduce) reducer[i] = plan.add_program(shape.ranks[i]);
       if (store) storer[i] = plan.add_program(shape.ranks[i]);
     }
-    const uint32_t k = slice_count(per_channel[c] / n, shape);
+    const uint32_t k = slice_count(per_channel[c], shape);
     for (uint64_t slice : split_bytes(per_channel[c], k)) {
       const std::vector<uint64_t> parts = split_bytes(slice, n);
       for (uint32_t i = 0; i < n; ++i) {

@@ -32,25 +32,25 @@ const std::vector<int64_t>& Router::tree_from(uint32_t source) {
   const boost::filtered_graph<Topology::Graph, NoTransitGpu> view(g,
                                                                   NoTransitGpu{&topology_, source});
   const std::size_t n = boost::num_vertices(g);
-  std::vector<std::size_t> predecessor(n);
   std::vector<uint64_t> distance(n, std::numeric_limits<uint64_t>::max());
-  boost::dijkstra_shortest_paths(view, source,
-                                 boost::predecessor_map(predecessor.data())
-                                     .distance_map(distance.data())
-                                     .weight_map(boost::get(&EdgeInfo::route_weight, view)));
+  boost::dijkstra_shortest_paths(
+      view, source,
+      boost::distance_map(distance.data()).weight_map(boost::get(&EdgeInfo::route_weight, view)));
+  // Among the links that end a shortest path at v, the one from the lowest vertex id
+  // (then the lowest link id): ties broken the same way whatever order Dijkstra took.
   std::vector<int64_t> tree(n, -1);
-  for (std::size_t v = 0; v < n; ++v) {
-    if (v == source || predecessor[v] == v) continue;
-    // The cheapest link from the predecessor to v (lowest id among equals).
-    uint64_t best = std::numeric_limits<uint64_t>::max();
-    for (auto [e, end] = boost::out_edges(predecessor[v], g); e != end; ++e) {
-      if (boost::target(*e, g) != v) continue;
-      const EdgeInfo& info = g[*e];
-      if (info.route_weight < best ||
-          (info.route_weight == best && static_cast<int64_t>(info.link) < tree[v])) {
-        best = info.route_weight;
-        tree[v] = info.link;
-      }
+  std::vector<std::size_t> from(n, n);
+  for (auto [e, end] = boost::edges(view); e != end; ++e) {
+    const std::size_t u = boost::source(*e, view);
+    const std::size_t v = boost::target(*e, view);
+    const EdgeInfo& info = g[*e];
+    if (v == source || distance[u] == std::numeric_limits<uint64_t>::max() ||
+        distance[u] + info.route_weight != distance[v]) {
+      continue;
+    }
+    if (u < from[v] || (u == from[v] && static_cast<int64_t>(info.link) < tree[v])) {
+      from[v] = u;
+      tree[v] = info.link;
     }
   }
   return trees_.emplace(source, std::move(tree)).first->second;

@@ -1,8 +1,8 @@
 #pragma once
 // Routes between vertices of a Topology: the path of least latency (Dijkstra over the
-// graph, fewest hops among equal latencies, then the first found in vertex order, so
-// routes are deterministic). Traffic never passes through a GPU other than its source:
-// GPUs do not forward.
+// graph), fewest hops among equal latencies, then, among equal ones, the path whose last
+// step comes from the lowest vertex id (so routes are deterministic). Traffic never passes through
+// a GPU other than its source: GPUs do not forward.
 #include <cstdint>
 #include <map>
 #include <vector>

@@ -143,10 +143,13 @@ TransferPlan SystemModel::plan_for(const CollectiveCall& call, Algorithm algorit
   }
   std::vector<Flow> flows;
   if (call.op == CollectiveOp::kAllToAll) {
+    // As NCCL orders its peers: in round i every rank sends to the one i places after it,
+    // so that no two senders start on the same receiver.
     const std::vector<uint64_t> parts = split_bytes(bytes, n);
-    for (uint32_t i = 0; i < n; ++i) {
-      for (uint32_t j = 0; j < n; ++j) {
-        if (i != j) flows.push_back(Flow{shape.ranks[i], shape.ranks[j], parts[j]});
+    for (uint32_t i = 1; i < n; ++i) {
+      for (uint32_t r = 0; r < n; ++r) {
+        const uint32_t to = (r + i) % n;
+        flows.push_back(Flow{shape.ranks[r], shape.ranks[to], parts[to]});
       }
     }
   } else if (call.op == CollectiveOp::kSendRecv) {
