@@ -146,7 +146,9 @@ class Simulation {
       push(start + link.latency_ps, t, k + 1, EventKind::kHop);
       return;
     }
-    push(end + link.latency_ps + step_latency(route), t, 0, EventKind::kArrive);
+    // The step takes at least the protocol's step latency, which includes the links'.
+    const int64_t floor = std::max<int64_t>(0, step_latency(route) - route_latency_ps(route));
+    push(end + link.latency_ps + floor, t, 0, EventKind::kArrive);
   }
 
   void arrive(uint32_t t, int64_t time) {
@@ -161,6 +163,12 @@ class Simulation {
     for (uint32_t i = dependent_begin_[t]; i < dependent_begin_[t + 1]; ++i) {
       release(dependents_[i], time);
     }
+  }
+
+  int64_t route_latency_ps(const std::vector<uint32_t>& route) const {
+    int64_t total = 0;
+    for (uint32_t id : route) total += router_.topology().link(id).latency_ps;
+    return total;
   }
 
   int64_t step_latency(const std::vector<uint32_t>& route) const {

@@ -8,9 +8,12 @@
 // one at a time, first come first served, at its full bandwidth), occupies it for
 // wire_bytes / bandwidth, and its head reaches the next link one latency later; its tail
 // cannot leave a link before it arrived there. It arrives one latency after its tail left
-// the last link, plus the protocol's step latency for the kind of route (network if any
-// link of it is, else PCIe if any is, else NVLink). With a per-program rate limit, a
-// program also pushes its transfers one at a time at that rate (the CTA's copy speed).
+// the last link, and no earlier than the protocol's step latency for the kind of route
+// (network if any link of it is, else PCIe if any is, else NVLink) after the sum of its
+// links' latencies: the step latency (NCCL's per-hop latency: flags, fences, the links)
+// includes the links' own latency, so a step costs max(route latency, step latency)
+// beyond its serialisation. With a per-program rate limit, a program also pushes its
+// transfers one at a time at that rate (the CTA's copy speed).
 #include <cstdint>
 #include <vector>
 

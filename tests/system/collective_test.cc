@@ -42,12 +42,13 @@ TEST(Collective, PipelinedSendPaysOneLatency) {
 TEST(Collective, RingAllReduceClosedForm) {
   // 4 GPUs on a switch: 2 links of 1 GB/s each, 30 ns to the switch, 30 + 40 ns from it,
   // 1.5 us per step. Each of the 2(n-1) = 6 steps moves B/4 over an idle uplink and
-  // downlink, cut through: B/4 / 2 GB/s + 30 + 70 ns + 1.5 us.
+  // downlink, cut through: B/4 / 2 GB/s, plus the step latency (which holds the route's
+  // 100 ns).
   const SystemModel model(testing::small_system(4, 2, true, 30, 40, 1.5));
   const uint64_t bytes = 4 << 20;
   const CollectiveResult r =
       model.run(call(CollectiveOp::kAllReduce, bytes, Algorithm::kRing, Protocol::kSimple));
-  const int64_t step = (1 << 20) * kPsPerByte / 2 + 30'000 + 70'000 + 1'500'000;
+  const int64_t step = (1 << 20) * kPsPerByte / 2 + 1'500'000;
   EXPECT_EQ(r.time_ps, 6 * step);
   EXPECT_EQ(r.channels, 1u);
   // Each uplink carried 6 quarters; utilisation is that over the time.
@@ -66,7 +67,7 @@ TEST(Collective, RingAllReduceClosedForm) {
 
 TEST(Collective, RingAllGatherAndReduceScatterTakeHalfTheSteps) {
   const SystemModel model(testing::small_system(4, 2, true, 30, 40, 1.5));
-  const int64_t step = (1 << 20) * kPsPerByte / 2 + 30'000 + 70'000 + 1'500'000;
+  const int64_t step = (1 << 20) * kPsPerByte / 2 + 1'500'000;
   EXPECT_EQ(model.run(call(CollectiveOp::kAllGather, 4 << 20, Algorithm::kRing)).time_ps, 3 * step);
   EXPECT_EQ(model.run(call(CollectiveOp::kReduceScatter, 4 << 20, Algorithm::kRing)).time_ps,
             3 * step);

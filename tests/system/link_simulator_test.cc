@@ -121,7 +121,7 @@ TEST(LinkSimulator, DependentTransferWaitsForArrival) {
   EXPECT_EQ(r.arrival_ps[1], 2 * 1'000'100);
 }
 
-TEST(LinkSimulator, StepLatencyIsAddedPerArrival) {
+TEST(LinkSimulator, StepLatencyIsTheLeastTimeOfAHop) {
   const Topology topo = two_gpus(kGBps, 100);
   Router router(topo);
   TransferPlan plan;
@@ -130,7 +130,11 @@ TEST(LinkSimulator, StepLatencyIsAddedPerArrival) {
   SimulationOptions options;
   options.nvlink_step_ps = 5000;
   options.net_step_ps = 1;  // not a network route
-  EXPECT_EQ(simulate(plan, router, options).makespan_ps, 2 * (1'000'100 + 5000));
+  // A step lasts its serialisation plus the step latency, which holds the link's 100 ps.
+  EXPECT_EQ(simulate(plan, router, options).makespan_ps, 2 * (1'000'000 + 5000));
+  // A step latency below the link's latency adds nothing.
+  options.nvlink_step_ps = 60;
+  EXPECT_EQ(simulate(plan, router, options).makespan_ps, 2 * 1'000'100);
 }
 
 TEST(LinkSimulator, ProgramRateLimitsItsTransfers) {
