@@ -1,6 +1,7 @@
-// NVLink SHARP (NVLS) collectives inside one node.
-#include "ground/error.h"
+// NVLink SHARP (NVLS) collectives inside one node (declared in system/plans.h).
 #include "system/plans.h"
+
+#include "ground/error.h"
 
 namespace sassim::system {
 

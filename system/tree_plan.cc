@@ -1,9 +1,10 @@
-// Tree all_reduce and NCCL's binary trees.
+// Tree all_reduce and NCCL's binary trees (declared in system/plans.h).
+#include "system/plans.h"
+
 #include <algorithm>
 #include <map>
 
 #include "ground/error.h"
-#include "system/plans.h"
 
 namespace sassim::system {
 

@@ -92,6 +92,30 @@ TEST(Collective, AllToAllSharesEachGpusPort) {
   EXPECT_EQ(r.time_ps, 3 * (1 << 20) * kPsPerByte);
 }
 
+TEST(Collective, NvlsMovesOneBufferAndAPartThroughEachPort) {
+  // 4 GPUs on an NVLink SHARP switch: every GPU sends its copy of each part up to be
+  // reduced (S in all) and stores the part it owns (S/4); it receives its reduced part
+  // (S/4) and every part's multicast (S).
+  std::string text = testing::small_system_text(4, 2, true, 30, 40);
+  text.replace(text.find("present: true"), 13, "present: true generation: 3 nvls: true");
+  const SystemModel model(parse_system_config(text, "nvls.txtpb"));
+  const uint64_t bytes = 4 << 20;
+  const CollectiveResult r =
+      model.run(call(CollectiveOp::kAllReduce, bytes, Algorithm::kNvls, Protocol::kSimple));
+  ASSERT_EQ(r.algorithm, Algorithm::kNvls);
+  for (std::size_t id = 0; id < r.link_bytes.size(); ++id) {
+    EXPECT_EQ(r.link_bytes[id], bytes + bytes / 4) << id;
+  }
+  // all_gather is the multicast alone: S/4 up, S down.
+  const CollectiveResult ag =
+      model.run(call(CollectiveOp::kAllGather, bytes, Algorithm::kNvls, Protocol::kSimple));
+  const Topology& t = model.topology();
+  for (std::size_t id = 0; id < ag.link_bytes.size(); ++id) {
+    const bool up = t.vertex(t.link(static_cast<uint32_t>(id)).from).kind == VertexKind::kGpu;
+    EXPECT_EQ(ag.link_bytes[id], up ? bytes / 4 : bytes) << id;
+  }
+}
+
 TEST(Collective, PresetsReachTheirLinksBandwidth) {
   // Large ring collectives are bound by the GPU's effective NVLink bandwidth, and
   // cannot exceed it (busbw <= 18 x 25 x 0.824 = 370.8 GB/s on the DGX H100).
