@@ -147,10 +147,14 @@ Record record_of(const system::CollectiveCall& call, const system::CollectiveRes
   }
   std::string gpus = "[";
   for (const system::GpuSide& g : r.gpus) {
+    // The memory bandwidth the collective takes of the GPU over its time.
+    const double bytes_per_s = static_cast<double>(g.memory_read_bytes + g.memory_write_bytes) /
+                               (static_cast<double>(r.time_ps) * 1e-12);
     gpus += fmt::format(
         "{}{{\"rank\": {}, \"sms\": {}, \"memory_read_bytes\": {}, "
-        "\"memory_write_bytes\": {}}}",
-        gpus.size() > 1 ? ", " : "", g.rank, g.sms, g.memory_read_bytes, g.memory_write_bytes);
+        "\"memory_write_bytes\": {}, \"memory_gb_per_s\": {}}}",
+        gpus.size() > 1 ? ", " : "", g.rank, g.sms, g.memory_read_bytes, g.memory_write_bytes,
+        json_number(bytes_per_s / 1e9));
   }
   rec.emplace_back("links", JsonText{links + "]"});
   rec.emplace_back("gpus", JsonText{gpus + "]"});

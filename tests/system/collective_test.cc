@@ -33,6 +33,21 @@ TEST(Collective, SendTakesLatencyPlusBytesOverBandwidth) {
   EXPECT_DOUBLE_EQ(r.busbw_gb_per_s, r.algbw_gb_per_s);
 }
 
+TEST(Collective, SendAcrossNodesPaysEveryHopOnceAndTheNicsBandwidth) {
+  // Two nodes of one GPU: GPU -> PCIe (50 GB/s, 300 ns) -> NIC -> network (1 GB/s, 600 ns
+  // each way, 130 ns switch) -> NIC -> PCIe -> GPU. Cut through, the slowest link sets
+  // the pace and every latency counts once.
+  std::string text = testing::small_system_text(1, 0, false, 0, 0);
+  text.replace(text.find("gpus_per_node: 1"), 16,
+               "gpus_per_node: 1 nodes: 2 nic { per_node: 1 gbit_per_s: 8 "
+               "payload_efficiency: 1 latency_ns: 600 } network { switch_latency_ns: 130 }");
+  text.replace(text.find("latency_ns: 0 }\ncomm"), 13, "latency_ns: 300");
+  const SystemModel model(parse_system_config(text, "two_nodes.txtpb"));
+  ASSERT_EQ(model.gpu_count(), 2u);
+  const CollectiveResult r = model.run(call(CollectiveOp::kSend, 1 << 20));
+  EXPECT_EQ(r.time_ps, (1 << 20) * kPsPerByte + 2 * 300'000 + 2 * 600'000 + 130'000);
+}
+
 TEST(Collective, PipelinedSendPaysOneLatency) {
   // 64 slices of 16 KiB follow each other on the link: still latency + bytes / bandwidth.
   const SystemModel model(testing::small_system(2, 1, false, 2, 0, 0, 16384));
