@@ -88,6 +88,21 @@ TEST(Collective, RingAllGatherAndReduceScatterTakeHalfTheSteps) {
             3 * step);
 }
 
+TEST(Collective, TreeAllReducePipelinesTwoSlicesThroughTheChain) {
+  // One node of 4 GPUs is a chain 3 -> 2 -> 1 -> 0 up and back down: 6 hops. Two slices of
+  // S/2 follow each other one slice time apart: 6 hops of the first plus one slice time,
+  // and the step latency (1.5 us, holding the route's 100 ns) once per hop.
+  const uint64_t bytes = 2 << 20;
+  const SystemModel model(testing::small_system(4, 2, true, 30, 40, 1.5, bytes / 2));
+  const CollectiveResult r =
+      model.run(call(CollectiveOp::kAllReduce, bytes, Algorithm::kTree, Protocol::kSimple));
+  const int64_t half = (1 << 20) * kPsPerByte / 2;  // S/2 at 2 GB/s
+  EXPECT_EQ(r.time_ps, 7 * half + 6 * 1'500'000);
+  // Every GPU but the root sends S up; every GPU but the last sends S down.
+  EXPECT_EQ(r.gpus[0].memory_read_bytes, bytes + bytes);  // its own part reduced, then sent
+  EXPECT_EQ(r.gpus[3].memory_write_bytes, bytes);
+}
+
 TEST(Collective, BusBandwidthDefinitions) {
   EXPECT_DOUBLE_EQ(bus_factor(CollectiveOp::kAllReduce, 8), 14.0 / 8.0);
   EXPECT_DOUBLE_EQ(bus_factor(CollectiveOp::kAllGather, 8), 7.0 / 8.0);
