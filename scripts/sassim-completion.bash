@@ -12,6 +12,7 @@ _sassim_options_trace_info="-h --help --top --format"
 _sassim_options_sweep="-h --help -b --backend -j --jobs --threads-per-run -n --dry-run -o --out --no-progress"
 _sassim_options_correlate="-h --help --sim --hw -o --out --metric --hw-metric --clock-mhz --num-sms --run --point"
 _sassim_options_capture="-h --help --listing -o --out --plain --check -q --quiet"
+_sassim_options_collective="-h --help --system --op --bytes --step-factor --dtype --algo --proto --gpus --format"
 _sassim_options_workload="-h --help --phase --batch --context --hidden --heads --kv-heads --ffn --model-layers --gemm --arch --listings -o --out --plain --check --plan -q --quiet"
 
 # Preset names: what `sassim config list` prints, else the presets folder of SASSIM_HOME.
@@ -24,6 +25,13 @@ _sassim_presets() {
     done)"
   fi
   printf '%s\n' "$names"
+}
+
+# System preset names (configs/systems of SASSIM_HOME, else of the source tree sassim reads).
+_sassim_system_presets() {
+  local dir="${SASSIM_HOME:-}/configs/systems" f
+  [[ -d "$dir" ]] || dir="$(dirname "${BASH_SOURCE[0]}")/../configs/systems"
+  for f in "$dir"/*.txtpb; do [[ -e "$f" ]] && basename "$f" .txtpb; done
 }
 
 # COMPREPLY: the names (or, for a word starting with '-', the options) matching the word.
@@ -54,7 +62,8 @@ _sassim() {
       -c | --config | -s | --set | --sass | -o | --out | -t | --threads | --format | --sample | \
         --progress-every | --top | -b | --backend | -j | --jobs | --threads-per-run | --sim | \
         --hw | --metric | --hw-metric | --clock-mhz | --num-sms | --run | --point | --listing | \
-        --phase | --batch | --context | --hidden | --heads | --kv-heads | --ffn | --model-layers | --gemm | --arch | --listings)
+        --phase | --batch | --context | --hidden | --heads | --kv-heads | --ffn | --model-layers | --gemm | --arch | --listings | \
+        --system | --op | --bytes | --step-factor | --dtype | --algo | --proto | --gpus)
         continue
         ;;
     esac
@@ -66,7 +75,7 @@ _sassim() {
   done
 
   if [[ -z "$command" ]]; then
-    _sassim_words "$cur" "run config trace sweep correlate capture workload help" "-h --help --version"
+    _sassim_words "$cur" "run config trace sweep correlate capture workload collective help" "-h --help --version"
     return
   fi
 
@@ -102,7 +111,29 @@ _sassim() {
       mapfile -t COMPREPLY < <(compgen -W "sm_80 sm_86 sm_89 sm_90" -- "$cur")
       return
       ;;
-    --batch | --context | --hidden | --heads | --kv-heads | --ffn | --model-layers)
+    --batch | --context | --hidden | --heads | --kv-heads | --ffn | --model-layers | --bytes | \
+      --step-factor | --gpus)
+      return
+      ;;
+    --system)
+      if [[ "$cur" == */* || "$cur" == *.* ]]; then _sassim_files "$cur"; else
+        mapfile -t COMPREPLY < <(compgen -W "$(_sassim_system_presets)" -- "$cur"); fi
+      return
+      ;;
+    --op)
+      mapfile -t COMPREPLY < <(compgen -W "all_reduce all_gather reduce_scatter alltoall sendrecv" -- "$cur")
+      return
+      ;;
+    --dtype)
+      mapfile -t COMPREPLY < <(compgen -W "bf16 fp16 fp32" -- "$cur")
+      return
+      ;;
+    --algo)
+      mapfile -t COMPREPLY < <(compgen -W "auto ring tree nvls" -- "$cur")
+      return
+      ;;
+    --proto)
+      mapfile -t COMPREPLY < <(compgen -W "auto ll ll128 simple" -- "$cur")
       return
       ;;
     -s | --set | -t | --threads | --progress-every | --top | -j | --jobs | --threads-per-run | \
@@ -133,7 +164,7 @@ _sassim() {
       options="${_sassim_options_trace_info}"
       ;;
     help)
-      mapfile -t COMPREPLY < <(compgen -W "run config trace sweep correlate capture workload" -- "$cur")
+      mapfile -t COMPREPLY < <(compgen -W "run config trace sweep correlate capture workload collective" -- "$cur")
       return
       ;;
     workload)
@@ -148,7 +179,7 @@ _sassim() {
       fi
       options="${_sassim_options_workload}"
       ;;
-    run | sweep | correlate | capture)
+    run | sweep | correlate | capture | collective)
       local name="_sassim_options_${command}"
       options="${!name}"
       ;;

@@ -35,6 +35,9 @@ trap 'rm -f "$tmp"' EXIT
   ninja -C "$build" sassim >/dev/null
   echo
   /usr/bin/python3 scripts/validate_energy.py --markdown "$build/sim/cli/sassim"
+  # The collectives section runs `sassim collective` on the system presets.
+  echo
+  /usr/bin/python3 scripts/validate_collectives.py --markdown "$build/sim/cli/sassim"
 } >"$tmp"
 mv "$tmp" "$out"
 trap - EXIT

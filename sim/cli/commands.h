@@ -17,6 +17,7 @@ void add_sweep_command(CLI::App& app);
 void add_correlate_command(CLI::App& app);
 void add_capture_command(CLI::App& app);
 void add_workload_command(CLI::App& app);
+void add_collective_command(CLI::App& app);
 void add_help_command(CLI::App& app);
 
 }  // namespace sassim::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   sassim::cli::add_correlate_command(app);
   sassim::cli::add_capture_command(app);
   sassim::cli::add_workload_command(app);
+  sassim::cli::add_collective_command(app);
   sassim::cli::add_help_command(app);
   app.set_version_flag(
       "--version", fmt::format("sassim {} (commit {})", sassim::version(), sassim::git_commit()));

@@ -31,7 +31,7 @@ completes() {
 }
 
 [[ "$(complete -p sassim)" == "complete -F _sassim sassim" ]] || fail "no completion for sassim"
-completes "config correlate" co
+completes "collective config correlate" co
 completes "run" r
 completes "--config" run --con
 completes "h100 h200" run -c h
@@ -44,7 +44,7 @@ completes "csv" config show h100 --format c
 completes "table" trace info --format t
 completes "ctas" run --sample c
 completes "--sample --sass" run --sa
-completes "capture config correlate help run sweep trace workload" ""
+completes "capture collective config correlate help run sweep trace workload" ""
 completes "--help --version -h" -
 completes "list show" config ""
 completes "--help -h" config -
@@ -56,13 +56,16 @@ completes "run" help ru
 completes "dense-layer" workload d
 completes "decode" workload dense-layer --phase d
 completes "--kv-heads" workload dense-layer --kv
+completes "h200x16-2node h200x8" collective --system h2
+completes "all_gather all_reduce alltoall" collective --system h100x8 --op a
+completes "ll ll128" collective --proto l
 # A word with a '/' or a '.' is a config file: files complete, not presets.
 mkdir -p "$work/cfg" && touch "$work/cfg/mine.txtpb"
 completes "cfg/mine.txtpb" run -c cfg/m
 completes "cfg/mine.txtpb" run -c cfg/mine.txtpb -o cfg/m
 
 # Every option of each command's --help is in its list, and nothing more.
-for cmd in run "config show" "config list" "trace info" sweep correlate capture workload; do
+for cmd in run "config show" "config list" "trace info" sweep correlate capture workload collective; do
   # shellcheck disable=SC2086
   listed="$("$sassim" $cmd --help | grep -oE '^  +-[-a-z0-9,]+' | tr ', ' '\n' | grep . | sort | xargs)"
   var="_sassim_options_${cmd// /_}"
@@ -70,6 +73,6 @@ for cmd in run "config show" "config list" "trace info" sweep correlate capture 
   [[ "$listed" == "$have" ]] || fail "$cmd: --help lists '$listed', the completion '$have'"
 done
 [[ "$("$sassim" --help | sed -n '/^Subcommands:/,$p' | grep -oE '^  [a-z]+' | xargs)" == \
-  "run config trace sweep correlate capture workload help" ]] || fail "subcommands changed: update the completion"
+  "run config trace sweep correlate capture workload collective help" ]] || fail "subcommands changed: update the completion"
 
 finish

@@ -75,7 +75,7 @@ expect 2 "--bogus" -- "$sassim" --bogus
 expect 2 "The following arguments were not expected: extra b" -- "$sassim" trace info a b extra
 expect 0 "Usage: run \[OPTIONS\]" -- "$sassim" help run
 expect 0 "Subcommands:" -- "$sassim" help
-expect 2 "help: no command 'nosuch' \(commands: run, config, trace, sweep, correlate, capture, workload\)" -- "$sassim" help nosuch
+expect 2 "help: no command 'nosuch' \(commands: run, config, trace, sweep, correlate, capture, workload, collective\)" -- "$sassim" help nosuch
 expect 0 "name: \"NVIDIA A100-SXM4-40GB\"" -- "$sassim" config show A100
 expect 1 "unknown preset 'a10', did you mean 'a100'\?" -- "$sassim" config show a10
 expect 0 "154839 warp instructions" -- "$sassim" trace info "$root/traces/reference/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1"
