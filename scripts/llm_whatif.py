@@ -5,6 +5,7 @@ and its prefill against the tensor cores' BF16 throughput.
   scripts/llm_whatif.py run [--sassim BIN] [--jobs N]   capture the layers, run the sweeps
                                                         (docs/llm/*.txtpb), write the tables
                                                         and plots of docs/llm/, then the doc
+  scripts/llm_whatif.py plot                            the plots of docs/llm/ from the tables
   scripts/llm_whatif.py doc [--check]                   docs/LLM.md's section from the tables
                                                         (--check: exit 1 when it differs)
 
@@ -44,9 +45,16 @@ def run_cmd(cmd):
     subprocess.run(cmd, check=True, cwd=ROOT)
 
 
-def summarise(table, params):
-    """One row per run: the swept values, the layer's cycles, DRAM bytes and energy."""
-    runs = defaultdict(lambda: {"cycles": 0, "dram_bytes": 0.0, "energy_j": 0.0})
+# The decode layer's launches whose DRAM rate the tables follow (docs/LLM.md's launch list).
+GEMV_LAUNCHES = {"14": "gate_up_tbps", "17": "down_tbps"}
+
+
+def summarise(table, params, gemvs=None):
+    """One row per run: the swept values, the layer's cycles, DRAM bytes and energy, and
+    the DRAM rate (TB/s) of each launch in `gemvs` (kernel id -> column)."""
+    gemvs = gemvs or {}
+    runs = defaultdict(lambda: dict({"cycles": 0, "dram_bytes": 0.0, "energy_j": 0.0},
+                                    **{c: 0.0 for c in gemvs.values()}))
     with open(table, newline="") as f:
         for row in csv.DictReader(f):
             key = (os.path.basename(row["trace"]),) + tuple(row[p] for p in params)
@@ -54,6 +62,9 @@ def summarise(table, params):
             r["cycles"] += int(row["cycles"])
             r["dram_bytes"] += float(row["dram_bytes"])
             r["energy_j"] += float(row.get("energy_j", 0) or 0)
+            if row["kernel_id"] in gemvs:
+                seconds = int(row["cycles"]) / (CORE_MHZ * 1e6)
+                r[gemvs[row["kernel_id"]]] = round(float(row["dram_bytes"]) / seconds / 1e12, 3)
     return [dict(zip(("layer",) + tuple(params), k), **v) for k, v in sorted(runs.items())]
 
 
@@ -90,12 +101,14 @@ def run(args):
                  "--jobs", str(args.jobs), "--no-progress"])
         params = [DRAM, L2] if kind == "decode" else [TENSOR]
         write_table(os.path.join(DOCS, f"whatif_{kind}.csv"),
-                    summarise(os.path.join(out, "sweep.csv"), params))
+                    summarise(os.path.join(out, "sweep.csv"), params,
+                              GEMV_LAUNCHES if kind == "decode" else None))
     plot()
     doc(check=False)
 
 
 def plot():
+    """docs/llm/whatif_decode.png and whatif_prefill.png from the tables."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -110,6 +123,7 @@ def plot():
     ax.set_title("Llama 3 8B decode, batch 1, context 4096")
     ax.set_xlabel("DRAM bandwidth (TB/s)")
     ax.set_ylabel("tokens/s (32 layers)")
+    ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.legend(title="h200 with")
     fig.tight_layout()
@@ -122,6 +136,7 @@ def plot():
     ax.set_title("Llama 3 8B prefill of 512 tokens")
     ax.set_xlabel("BF16 wgmma peak (TFLOP/s)")
     ax.set_ylabel("prompt tokens/s (32 layers)")
+    ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     fig.savefig(os.path.join(DOCS, "whatif_prefill.png"), dpi=110)
@@ -154,6 +169,14 @@ def decode_section(rows):
     lo, hi = cell[(dram[0], 62914560)], cell[(dram[-1], 62914560)]
     gain = model_tokens_s(hi) / model_tokens_s(lo)
     l2_gain = model_tokens_s(cell[(dram[0], l2s[-1])]) / model_tokens_s(cell[(dram[0], l2s[0])])
+    out += ["", "The GEMVs' DRAM rates with the 60 MiB L2 (TB/s, and % of the DRAM peak):\n",
+            "| DRAM | gate_up_proj (1,792 CTAs) | down_proj (256 CTAs) |", "|---:|---:|---:|"]
+    for d in dram:
+        r = cell[(d, 62914560)]
+        peak = d * H200_BUS_BYTES / 1e6
+        out.append(f"| {peak:.1f} TB/s | {float(r['gate_up_tbps']):.2f} "
+                   f"({100 * float(r['gate_up_tbps']) / peak:.0f}%) | "
+                   f"{float(r['down_tbps']):.2f} ({100 * float(r['down_tbps']) / peak:.0f}%) |")
     out.append("")
     out.append(f"With the 60 MiB L2, {dram[-1] / dram[0]:.2f}x the DRAM bandwidth gives "
                f"{gain:.2f}x the tokens/s; at 4.8 TB/s, four times the L2 "
@@ -209,11 +232,14 @@ def main():
     r = sub.add_parser("run")
     r.add_argument("--sassim", default=os.path.join(ROOT, "build/sim/cli/sassim"))
     r.add_argument("--jobs", type=int, default=os.cpu_count())
+    sub.add_parser("plot")
     d = sub.add_parser("doc")
     d.add_argument("--check", action="store_true")
     args = p.parse_args()
     if args.cmd == "run":
         run(args)
+    elif args.cmd == "plot":
+        plot()
     else:
         doc(args.check)
 

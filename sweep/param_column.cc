@@ -36,9 +36,35 @@ Target find(const pb::Message* message, const pb::Descriptor& root, const std::s
   const std::vector<std::string> segments = split_path(path);
   const pb::Descriptor* descriptor = &root;
   for (std::size_t i = 0; i < segments.size(); ++i) {
-    const pb::FieldDescriptor* field = descriptor->FindFieldByName(segments[i]);
+    // An entry of a list of messages: "tensor_ops[2]" (as --set names it).
+    std::string name = segments[i];
+    int index = -1;
+    if (const std::size_t open = name.find('['); open != std::string::npos && name.back() == ']') {
+      const std::string digits = name.substr(open + 1, name.size() - open - 2);
+      if (digits.empty() || digits.size() > 6 ||
+          digits.find_first_not_of("0123456789") != std::string::npos) {
+        break;
+      }
+      index = std::stoi(digits);
+      name.resize(open);
+    }
+    const pb::FieldDescriptor* field = descriptor->FindFieldByName(name);
     if (field == nullptr) break;
     const bool last = i + 1 == segments.size();
+    if (index >= 0) {
+      if (!field->is_repeated() || field->is_map() || field->cpp_type() != Cpp::CPPTYPE_MESSAGE ||
+          last) {
+        break;
+      }
+      if (message != nullptr) {
+        const pb::Reflection& reflection = *message->GetReflection();
+        message = index < reflection.FieldSize(*message, field)
+                      ? &reflection.GetRepeatedMessage(*message, field, index)
+                      : nullptr;
+      }
+      descriptor = field->message_type();
+      continue;
+    }
     if (field->is_map() && i + 2 == segments.size()) {
       const pb::Descriptor& entry = *field->message_type();
       Target target{nullptr, entry.map_value()};

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "ground/error.h"
 #include "sweep/param_column.h"
 #include "sweep/run_attempt.h"
 #include "sweep/sweep_plan.h"
@@ -166,6 +167,23 @@ TEST(ParamColumn, ValuesAreTypedByTheirField) {
   EXPECT_EQ(std::get<std::vector<double>>(mhz.values), std::vector<double>{1500.5});
   EXPECT_EQ(std::get<std::vector<std::uint64_t>>(imad.values), std::vector<std::uint64_t>{9});
   EXPECT_EQ(std::get<std::vector<std::uint64_t>>(ffma.values), std::vector<std::uint64_t>{0});
+}
+
+// An entry of a list of messages, named by its index as --set names it; an entry the
+// config does not have reads as the field's default.
+TEST(ParamColumn, ListEntriesByIndex) {
+  config::GpuConfig config;
+  config.mutable_sm()->add_tensor_ops()->set_initiation_interval_cycles_per_n(0.5);
+  config.mutable_sm()->add_tensor_ops()->set_initiation_interval_cycles_per_n(0.25);
+  Column second = make_param_column("sm.tensor_ops[1].initiation_interval_cycles_per_n");
+  Column third = make_param_column("sm.tensor_ops[2].initiation_interval_cycles_per_n");
+  for (Column* c : {&second, &third}) append_param_value(*c, config);
+  EXPECT_EQ(std::get<std::vector<double>>(second.values), std::vector<double>{0.25});
+  EXPECT_EQ(std::get<std::vector<double>>(third.values), std::vector<double>{0.0});
+  for (const char* bad : {"sm.tensor_ops[x].latency_cycles", "sm.tensor_ops[1]",
+                          "sm.scheduler[0].policy", "sm.tensor_ops.latency_cycles"}) {
+    EXPECT_THROW(make_param_column(bad), Error) << bad;
+  }
 }
 
 }  // namespace
