@@ -89,10 +89,10 @@ TEST(MoeGather, PermuteZeroesPaddingAndKeepsRowsPastTheTotal) {
   std::iota(x.begin(), x.end(), uint16_t{1});
   std::vector<uint16_t> rows(size_t{g.routing.max_rows()} * 8, 7);
   permute_reference(g, x, a.sorted_ids, a.total, rows);
-  EXPECT_EQ(rows[0], 1);                    // row 0: pair 1, token 0
-  EXPECT_EQ(rows[8], 9);                    // row 1: pair 2, token 1
-  EXPECT_EQ(rows[2 * 8], 0);                // row 2: padding
-  EXPECT_EQ(rows[64 * 8], 1);               // expert 1's first row: pair 0, token 0
+  EXPECT_EQ(rows[0], 1);                                 // row 0: pair 1, token 0
+  EXPECT_EQ(rows[8], 9);                                 // row 1: pair 2, token 1
+  EXPECT_EQ(rows[2 * 8], 0);                             // row 2: padding
+  EXPECT_EQ(rows[64 * 8], 1);                            // expert 1's first row: pair 0, token 0
   EXPECT_EQ(rows[static_cast<size_t>(a.total) * 8], 7);  // past the total: untouched
 }
 
