@@ -1,8 +1,8 @@
 // The mixture-of-experts kernels (kernels/moe_routing.h, moe_gather.h, moe_grouped_gemm.h):
 // the committed sm_80 and sm_90 listings executed on small problems match the CPU
-// references bit for bit (k = 1, k = experts, more tokens than one CTA's threads, an odd
-// stride), a trace of the grouped GEMM replays with the same warp-instruction count, and
-// the checks reject a wrong output.
+// references bit for bit (k = 1, k = experts, more tokens than one CTA's threads, logits
+// rows wider than the experts), a trace of the grouped GEMM replays with the same
+// warp-instruction count, and the checks reject a wrong output.
 #include <gtest/gtest.h>
 
 #include <cstring>
