@@ -112,7 +112,8 @@ bool run(std::string_view kernel, sassim::kernels::ParamValues values) {
     finish_launch();
     const bool ids_ok = di.download() == topk.ids;
     std::printf("moe_topk_softmax: expert ids %s\n", ids_ok ? "match" : "differ");
-    return check_close(dw.download(), topk.weights, 1e-6, 0, kernel) && ids_ok;
+    // MUFU.EX2 and MUFU.RCP are approximations on a GPU: a few ulps of each weight.
+    return check_close(dw.download(), topk.weights, 4e-6, 0, kernel) && ids_ok;
   }
   const Launch config = cfg::align_launch(r);
   const cfg::Alignment want = cfg::align_reference(r, topk.ids);
