@@ -6,6 +6,7 @@
 
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "configs/config_loader.h"
@@ -166,15 +167,17 @@ TEST(MoePlan, BadOptionsNameTheOption) {
   expect_error({.heads = 30}, "--heads 30 is not a multiple of --kv-heads 8");  // the attention's
 }
 
-// hidden 256, 4 query heads on 1 KV head, ffn 128 per expert, 4 experts, top-2.
-LayerOptions small(int sm, Phase phase) {
+// hidden 256, 4 query heads on 1 KV head, 4 experts, top-2; ffn 128 per expert (the tiled
+// GEMM for the projections and the router) or 256 (a decode step takes skinny_gemm_m2, the
+// router's N padded to 16).
+LayerOptions small(int sm, Phase phase, uint32_t ffn) {
   return {.phase = phase,
           .batch = 2,
           .context = phase == Phase::kDecode ? 300U : 64U,
           .hidden = 256,
           .heads = 4,
           .kv_heads = 1,
-          .ffn = 128,
+          .ffn = ffn,
           .sm_version = sm,
           .experts = 4,
           .top_k = 2};
@@ -184,9 +187,15 @@ class MoeLayerCapture : public ::testing::TestWithParam<int> {};
 
 TEST_P(MoeLayerCapture, EveryLaunchChecksAndReplays) {
   const int sm = GetParam();
-  for (const Phase phase : {Phase::kDecode, Phase::kPrefill}) {
-    const LayerPlan plan = plan_moe_layer(small(sm, phase));
-    SCOPED_TRACE(phase == Phase::kDecode ? "decode" : "prefill");
+  const std::string tiled = sm >= 90 ? "bf16_gemm_wgmma" : "hgemm_mma";
+  for (const auto& [phase, ffn, router] :
+       {std::tuple{Phase::kDecode, 128U, tiled},
+        std::tuple{Phase::kDecode, 256U, std::string("skinny_gemm_m2")},
+        std::tuple{Phase::kPrefill, 128U, tiled}}) {
+    const LayerPlan plan = plan_moe_layer(small(sm, phase, ffn));
+    SCOPED_TRACE((phase == Phase::kDecode ? "decode, ffn " : "prefill, ffn ") +
+                 std::to_string(ffn));
+    EXPECT_EQ(step(plan, "router").kernel, router);
     test_support::ScratchDir dir("moe_layer_" + std::to_string(sm));
     LayerCaptureOptions options;
     options.trace_folder = dir.path() / "layer";
