@@ -11,6 +11,9 @@
 #include "kernels/gemm_epilogue.h"
 #include "kernels/hgemm_mma.h"
 #include "kernels/kv_append.h"
+#include "kernels/moe_gather.h"
+#include "kernels/moe_grouped_gemm.h"
+#include "kernels/moe_routing.h"
 #include "kernels/pointer_chase.h"
 #include "kernels/prefill_attention.h"
 #include "kernels/reduction.h"
@@ -58,6 +61,12 @@ constexpr std::string_view kKernels[] = {
     skinny_gemm::kKernels[1],
     skinny_gemm::kKernels[2],
     skinny_gemm::kKernels[3],
+    // The mixture-of-experts FFN.
+    moe::kTopkKernel,
+    moe::kAlignKernel,
+    moe::kPermuteKernel,
+    moe::kGroupedGemmKernel,
+    moe::kUnpermuteKernel,
 };
 
 }  // namespace
@@ -147,6 +156,15 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   }
   if (skinny_gemm::rows_of(kernel) != 0) {
     return skinny_gemm::launch(skinny_gemm::parse_problem(kernel, values));
+  }
+  if (kernel == moe::kTopkKernel) return moe::topk_launch(moe::parse_routing(values, kernel));
+  if (kernel == moe::kAlignKernel) return moe::align_launch(moe::parse_routing(values, kernel));
+  if (kernel == moe::kPermuteKernel) return moe::permute_launch(moe::parse_gather(values, kernel));
+  if (kernel == moe::kUnpermuteKernel) {
+    return moe::unpermute_launch(moe::parse_gather(values, kernel));
+  }
+  if (kernel == moe::kGroupedGemmKernel) {
+    return moe::grouped_gemm_launch(moe::parse_grouped_gemm(values));
   }
   std::string known;
   for (const std::string_view name : suite_kernels())

@@ -1,5 +1,6 @@
 // `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--hidden H]
-// [--heads N] [--kv-heads N] [--ffn F] [--gemm auto|tiled|skinny] [--arch sm_XY]
+// [--heads N] [--kv-heads N] [--ffn F] [--experts E] [--top-k K] [--gemm auto|tiled|skinny]
+// [--arch sm_XY]
 // [--listings DIR] [-o DIR] [--plain] [--check] [--plan]`: a whole decoder layer executed on the
 // CPU over one device memory and written as one trace folder, its launches in stream order
 // (docs/LLM.md).
@@ -38,6 +39,7 @@ struct WorkloadCliOptions {
   bool check = false;
   bool plan_only = false;
   bool quiet = false;
+  std::string moe_options;  // "--experts" / "--top-k" when given
 };
 
 int parse_arch(const std::string& text) {
@@ -66,17 +68,14 @@ std::filesystem::path listings_folder(const WorkloadCliOptions& o) {
 }
 
 wl::LayerPlan make_plan(WorkloadCliOptions& o) {
-  if (o.name == wl::kMoeLayer) {
-    throw Error(
-        "workload moe-layer: not available yet: a mixture-of-experts layer needs a top-k router "
-        "with softmax, a token permutation, a grouped GEMM over the experts and the "
-        "un-permutation with weighting, which the kernel suite does not have (kernels/README.md)");
+  const bool moe = o.name == wl::kMoeLayer;
+  if (!moe && o.name != wl::kDenseLayer) {
+    throw Error(fmt::format("workload {}: unknown workload: expected {} or {}", o.name,
+                            wl::kDenseLayer, wl::kMoeLayer));
   }
-  if (o.name != wl::kDenseLayer) {
-    throw Error(
-        fmt::format("workload {}: unknown workload: expected {} ({} is not available "
-                    "yet)",
-                    o.name, wl::kDenseLayer, wl::kMoeLayer));
+  if (!moe && !o.moe_options.empty()) {
+    throw Error(fmt::format("{}: only moe-layer has experts (workload {} is dense)", o.moe_options,
+                            o.name));
   }
   if (o.phase == "decode") {
     o.layer.phase = wl::Phase::kDecode;
@@ -95,7 +94,7 @@ wl::LayerPlan make_plan(WorkloadCliOptions& o) {
     throw Error(fmt::format("--gemm {}: expected auto, tiled or skinny", o.gemm));
   }
   o.layer.sm_version = parse_arch(o.arch);
-  return wl::plan_dense_layer(o.layer);
+  return moe ? wl::plan_moe_layer(o.layer) : wl::plan_dense_layer(o.layer);
 }
 
 void print_plan(const wl::LayerPlan& plan) {
@@ -141,6 +140,15 @@ void run_workload(WorkloadCliOptions& o) {
         "computed)\n",
         gemm, tokens, plan.padded_rows,
         skinny ? "skinny_gemm computes 1, 2, 4 or 8 rows" : "its 128-row tile");
+  }
+  if (plan.workload == wl::kMoeLayer) {
+    const uint64_t rows =
+        plan.tensors.at(static_cast<size_t>(plan.tensor("moe.sorted_ids"))).bytes / 4;
+    fmt::print(
+        "experts: {} of {} per token (moe_grouped_gemm, BF16): {} (token, expert) pairs, each "
+        "expert's rows padded to whole 64-row tiles: at most {} rows ({} tiles; the tiles past "
+        "the padded total are skipped)\n",
+        L.top_k, L.experts, uint64_t{plan.tokens} * L.top_k, rows, rows / 64);
   }
   if (o.plan_only) {
     print_plan(plan);
@@ -204,7 +212,9 @@ void add_workload_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "workload",
       "Execute a whole LLM decoder layer's SASS on the CPU and write it as one trace folder");
-  cmd->add_option("name", o->name, "dense-layer (moe-layer is not available yet)")->required();
+  cmd->add_option("name", o->name,
+                  "dense-layer (Llama 3 8B's layer by default) or moe-layer (Mixtral 8x7B's)")
+      ->required();
   cmd->add_option(
       "--phase", o->phase,
       "decode (one new token per sequence) or prefill (a prompt of --context tokens per sequence)");
@@ -217,6 +227,10 @@ void add_workload_command(CLI::App& app) {
   cmd->add_option("--heads", o->layer.heads, "query heads, head dim 128 (default 32)");
   cmd->add_option("--kv-heads", o->layer.kv_heads, "KV heads (default 8)");
   cmd->add_option("--ffn", o->layer.ffn, "FFN (intermediate) size (default 14336)");
+  cmd->add_option("--experts", o->layer.experts,
+                  "moe-layer: experts, 1 to 64 (default 8, Mixtral 8x7B's)");
+  cmd->add_option("--top-k", o->layer.top_k,
+                  "moe-layer: experts per token, 1 to --experts (default 2)");
   cmd->add_option("--model-layers", o->layer.model_layers,
                   "layers of the model, for `run`'s tokens per second (default 32)");
   cmd->add_option("--gemm", o->gemm,
@@ -235,7 +249,13 @@ void add_workload_command(CLI::App& app) {
   cmd->add_flag("--plan", o->plan_only,
                 "print the tensors (sizes, addresses) and launches (bindings); capture nothing");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress display");
-  cmd->callback([o] { run_workload(*o); });
+  cmd->callback([o, cmd] {
+    for (const char* name : {"--experts", "--top-k"}) {
+      if (cmd->count(name) == 0) continue;
+      o->moe_options += (o->moe_options.empty() ? "" : ", ") + std::string(name);
+    }
+    run_workload(*o);
+  });
 }
 
 }  // namespace sassim::cli

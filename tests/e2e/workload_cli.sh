@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # `sassim workload`: option errors naming the option; a small dense layer captured with
 # --check, listed by `trace info` and replayed as its 18 launches by the listings the folder
-# keeps (a --sass listing taking precedence); a small
-# prefill (16 launches) likewise; a wrong listing caught by --check at the launch that
-# runs it.
+# keeps (a --sass listing taking precedence); a small prefill (16 launches) and a small MoE
+# layer (22 launches) likewise; a wrong listing caught by --check at the launch that runs it.
 # Usage: workload_cli.sh SASSIM_BINARY REPO_ROOT
 set -uo pipefail
 sassim="$1"
@@ -13,10 +12,14 @@ root="$2"
 source "$(dirname "${BASH_SOURCE[0]}")/../expect.sh"
 make_work_dir
 
+# A decode step of 2 tokens: skinny_gemm_m2 for the projections.
 small=(--batch 2 --context 600 --hidden 256 --heads 4 --kv-heads 1 --ffn 256 -q)
 
-expect 1 "moe-layer: not available yet: .*top-k router" -- "$sassim" workload moe-layer -o "$work/x"
-expect 1 "workload gpt: unknown workload: expected dense-layer" -- "$sassim" workload gpt
+expect 1 "workload gpt: unknown workload: expected dense-layer or moe-layer" -- "$sassim" workload gpt
+expect 1 "--top-k 3 with --experts 2: expected 1 to 2 experts per token" -- \
+  "$sassim" workload moe-layer --experts 2 --top-k 3 -o "$work/x"
+expect 1 "--experts 0: expected 1 to 64 experts" -- "$sassim" workload moe-layer --experts 0 -o "$work/x"
+expect 1 "--experts: only moe-layer has experts" -- "$sassim" workload dense-layer --experts 4 -o "$work/x"
 expect 1 "--context 100 with --phase prefill: expected a multiple of 64" -- \
   "$sassim" workload dense-layer --phase prefill --context 100
 expect 1 "--batch 64 x --context 2048 = 131072 prompt tokens with --phase prefill: expected at most 65536" -- \
@@ -130,6 +133,25 @@ grep -q '"workload": {"workload": "dense-layer", "phase": "prefill", "batch": 2,
 # A bad workload.txt is an error naming its line, before anything is simulated.
 sed -i 's/^tokens 256$/tokens 0/' "$prefill/workload.txt"
 expect 1 "workload.txt:6: tokens 0: expected at least 1" -- "$sassim" run -q "${replay_args[@]}"
+
+# A small MoE layer (4 experts, top-2): 22 launches checked, replayed as 22 kernels.
+moe="$work/moe"
+out="$("$sassim" workload moe-layer "${small[@]}" --gemm tiled --experts 4 --top-k 2 --check \
+  -o "$moe" 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "moe-layer --check exited $rc: $out"
+checks="$(grep -c "values match the CPU reference\|within the FP32 summation bound" <<<"$out")"
+[[ "$checks" == 22 ]] || fail "expected 22 checked MoE launches, found $checks: $out"
+grep -q "experts: 2 of 4 per token" <<<"$out" || fail "no experts line: $out"
+replay="$(sed -n 's/^replay: sassim run //p' <<<"$out")"
+read -ra replay_args <<<"$replay"
+run_out="$("$sassim" run -q "${replay_args[@]}" 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "moe run exited $rc: $run_out"
+grep -q "total (22 kernels)" <<<"$run_out" || fail "no total of 22 kernels: $run_out"
+grep -Eq "^workload moe-layer decode: batch 2" <<<"$run_out" || fail "no moe workload line: $run_out"
+expect 0 "unpermute +moe_unpermute +c=experts.down.out pair_rows=moe.pair_rows" -- \
+  "$sassim" workload moe-layer --plan
 
 # residual_add's FADD made an FMUL: the check fails at the launch that runs it.
 cp -r "$root/kernels/sass" "$work/sass"

@@ -36,6 +36,32 @@ TEST(EmuControl, DivergentIfElseReconvergesAtBsync) {
   EXPECT_EQ(trace[8].inst, 8U);
 }
 
+TEST(EmuControl, BreakLetsTheBsyncGoWithoutTheLanesThatLeft) {
+  // Lanes 0..7 leave barrier B0 and jump past its BSYNC; lanes 8..31 then pass the BSYNC
+  // without waiting for them, and all 32 meet again at the IADD3.
+  Rig rig;
+  rig.add("S2R", {R(0), SR("SR_LANEID")})                       // 0x00
+      .add("ISETP.LT.U32.AND", {P(0), P(7), R(0), I(8), P(7)})  // 0x10
+      .add("BSSY", {B(0), L(0x70)})                             // 0x20
+      .add("BREAK", {B(0)}, "@P0")                              // 0x30
+      .add("BRA", {L(0x80)}, "@P0")                             // 0x40
+      .add("MOV", {R(2), I(2)})                                 // 0x50
+      .add("MOV", {R(3), I(3)})                                 // 0x60
+      .add("BSYNC", {B(0)})                                     // 0x70
+      .add("IADD3", {R(2), R(2), I(10), R(255)})                // 0x80
+      .add("EXIT", {});                                         // 0x90
+  rig.run();
+  for (unsigned lane = 0; lane < 32; ++lane) EXPECT_EQ(rig.reg(2, lane), lane < 8 ? 10U : 12U);
+  const auto& trace = rig.warp().trace;
+  // S2R, ISETP, BSSY, BREAK, BRA, MOV, MOV, BSYNC (lanes 8..31), IADD3 and EXIT converged.
+  ASSERT_EQ(trace.size(), 10U);
+  EXPECT_EQ(trace[3].inst, 3U);  // BREAK
+  EXPECT_EQ(trace[7].inst, 7U);  // BSYNC
+  EXPECT_EQ(trace[7].mask, 0xffffff00U);
+  EXPECT_EQ(trace[8].inst, 8U);  // IADD3, once for the whole warp
+  EXPECT_EQ(trace[8].mask, 0xffffffffU);
+}
+
 TEST(EmuControl, LoopWithPerLaneTripCounts) {
   // Lane l iterates l + 1 times; lanes leave the loop at different times and meet after it.
   Rig rig;

@@ -150,5 +150,26 @@ TEST(EmuIntMisc, Vimnmx) {
   EXPECT_EQ(rig.reg(5), 7U);
 }
 
+// sm_90's VIADDMNMX: the minimum (PT) or maximum (!PT) of Ra + Rb and Rc, as nvcc writes
+// min(begin + chunk, n) and max(a - b, c).
+TEST(EmuIntMisc, Viaddmnmx) {
+  Rig rig;
+  rig.add("MOV", {R(0), I(0xfffffffe)})  // -2, or 2^32 - 2 unsigned
+      .add("MOV", {R(1), I(5)})
+      .add("MOV", {R(2), I(4)})
+      .add("VIADDMNMX.U32", {R(3), R(1), R(2), I(7), P(7)})        // min(9, 7)
+      .add("VIADDMNMX.U32", {R(4), R(1), R(2), I(7), P(7, true)})  // max(9, 7)
+      .add("VIADDMNMX.U32", {R(5), R(1), neg(R(2)), R(0), P(7)})   // min(1, 2^32 - 2)
+      .add("VIADDMNMX", {R(6), R(0), R(255), R(2), P(7)})          // signed min(-2, 4)
+      .add("VIADDMNMX.U32", {R(7), R(0), R(255), R(2), P(7)})      // unsigned min
+      .add("EXIT", {});
+  rig.run();
+  EXPECT_EQ(rig.reg(3), 7U);
+  EXPECT_EQ(rig.reg(4), 9U);
+  EXPECT_EQ(rig.reg(5), 1U);
+  EXPECT_EQ(rig.reg(6), 0xfffffffeU);
+  EXPECT_EQ(rig.reg(7), 4U);
+}
+
 }  // namespace
 }  // namespace sassim::emu::testing

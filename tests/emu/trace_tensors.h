@@ -10,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "traces/emu/state.h"
 #include "traces/emu/workload/layer_plan.h"
 
 namespace sassim::emu::workload {
 
 // The tensors a kernel file's global accesses touch: every "0x7f..." address of an
-// instruction line (the first lane's, or a TMA copy's first transfer) in a tensor.
+// instruction line (the first lane's, or a TMA copy's first transfer) in a tensor; shared
+// memory addresses (below GlobalMemory::kBase) are not counted.
 // `outside` counts the addresses in none.
 inline std::set<int> touched(const std::filesystem::path& file, const std::vector<uint64_t>& base,
                              const LayerPlan& plan, uint64_t& outside) {
@@ -28,6 +30,7 @@ inline std::set<int> touched(const std::filesystem::path& file, const std::vecto
     for (std::string w; words >> w;) {
       if (w.rfind("0x7f", 0) != 0) continue;
       const uint64_t a = std::stoull(w.substr(2), nullptr, 16);
+      if (a < GlobalMemory::kBase) continue;  // a shared-memory address such as 0x7f0
       bool found = false;
       for (size_t t = 0; t < base.size(); ++t) {
         if (a >= base[t] && a < base[t] + plan.tensors[t].bytes) {

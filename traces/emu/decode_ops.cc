@@ -56,6 +56,8 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"IMNMX", Op::kImnmx, Unit::kInt, kR},
     {"VIMNMX", Op::kImnmx, Unit::kInt, kR},  // sm_90's spelling: VIMNMX.U32 Rd, Ra, Rb, PT
     {"UIMNMX", Op::kImnmx, Unit::kInt, kR, true},
+    // sm_90: VIADDMNMX(.U32) Rd, Ra, Rb, Rc, Pmin: min (PT) or max (!PT) of Ra + Rb and Rc.
+    {"VIADDMNMX", Op::kViaddmnmx, Unit::kInt, kR},
     {"PRMT", Op::kPrmt, Unit::kInt, kR},
     {"UPRMT", Op::kPrmt, Unit::kInt, kR, true},
     {"P2R", Op::kP2r, Unit::kInt, kR},
@@ -122,6 +124,7 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"RET", Op::kRet, Unit::kControl, kNone},
     {"WARPSYNC", Op::kWarpsync, Unit::kControl, kNone},
     {"BMOV", Op::kBmov, Unit::kControl, kR},
+    {"BREAK", Op::kBreak, Unit::kControl, kNone},
 });
 
 // Modifiers that change nothing the executor computes (cache, scope and scheduling hints).

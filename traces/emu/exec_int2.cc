@@ -89,8 +89,12 @@ void exec_int_misc(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
       });
       return;
     case Op::kImnmx:
+    case Op::kViaddmnmx:
       for_lanes(lanes, [&](unsigned l) {
-        const uint32_t a = ival(w, inst.src[0], l), b = ival(w, inst.src[1], l);
+        const bool add = inst.op == Op::kViaddmnmx;
+        const uint32_t a =
+            add ? ival(w, inst.src[0], l) + ival(w, inst.src[1], l) : ival(w, inst.src[0], l);
+        const uint32_t b = ival(w, inst.src[add ? 2 : 1], l);
         const bool min = pval(w, inst.psrc[0], l);
         const bool a_less =
             (inst.flags & flag::kU32) ? a < b : static_cast<int32_t>(a) < static_cast<int32_t>(b);

@@ -328,6 +328,18 @@ void Executor::control(const Inst& inst, uint32_t index, Warp& w, uint32_t group
       advance(w, group, index + 1);
       return;
     }
+    case Op::kBreak:
+      // BREAK Bn: the lanes whose guard holds leave barrier n, so that its BSYNC no longer
+      // waits for them (they leave the region by another way: a loop's early exit).
+      w.bssy[inst.sub & 15U] &= ~exec;
+      if (!w.diverged) {
+        w.cur = index + 1;
+        return;
+      }
+      for_lanes(group, [&](unsigned l) { w.pc[l] = index + 1; });
+      release_waiting(w);
+      maybe_converge(w);
+      return;
     case Op::kBar:
       w.at_barrier = exec != 0;
       advance(w, group, index + 1);

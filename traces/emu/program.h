@@ -51,6 +51,7 @@ enum class Op : uint8_t {
   kBrev,
   kIabs,
   kImnmx,
+  kViaddmnmx,  // VIADDMNMX: the minimum or maximum of (a + b) and c
   kPrmt,
   kP2r,
   kR2p,
@@ -108,6 +109,7 @@ enum class Op : uint8_t {
   kRet,
   kWarpsync,
   kBmov,
+  kBreak,
 };
 
 enum class SrcKind : uint8_t { kNone, kReg, kUReg, kImm };

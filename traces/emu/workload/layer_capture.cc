@@ -156,7 +156,8 @@ void capture_layer(const LayerPlan& plan, const LayerCaptureOptions& options,
     std::vector<int> allocations;
     std::vector<uint64_t> offsets;
     for (const Binding& b : l.bindings) {
-      allocations.push_back(b.tensor < 0 ? -1 : allocation_of_tensor.at(static_cast<size_t>(b.tensor)));
+      allocations.push_back(b.tensor < 0 ? -1
+                                         : allocation_of_tensor.at(static_cast<size_t>(b.tensor)));
       offsets.push_back(b.offset);
     }
     memory.bind(l.launch, allocations, offsets);
@@ -209,7 +210,7 @@ void capture_layer(const LayerPlan& plan, const LayerCaptureOptions& options,
   if (options.trace_folder.empty()) return;
   const LayerOptions& o = plan.options;
   traces::write_workload_info(options.trace_folder,
-                              {.workload = std::string(kDenseLayer),
+                              {.workload = std::string(plan.workload),
                                .phase = o.phase == Phase::kPrefill ? "prefill" : "decode",
                                .batch = o.batch,
                                .context = o.context,

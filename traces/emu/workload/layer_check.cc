@@ -20,6 +20,7 @@
 #include "kernels/swiglu.h"
 #include "kernels/values.h"
 #include "traces/emu/suite/compare.h"
+#include "traces/emu/suite/moe_io.h"
 
 namespace sassim::emu::workload {
 namespace {
@@ -209,6 +210,11 @@ SuiteCheck check_layer_launch(const PlannedLaunch& launch, const DeviceBuffers& 
     got.resize(want.size());  // the output projection's input has padding rows below
     return compare_values(got, want, k::prefill_attention::tolerances(want, spread), name);
   }
+  // The experts' GEMMs read a layer's values, not dyadic ones: the FP32 summation bound.
+  const MoeArgs moe_args{[&a](size_t i) { return a.input(i); },
+                         [&a](size_t i) { return a.now(i); }};
+  if (auto c = check_moe_launch(launch.launch, a.values(), moe_args, GemmCheck::kSummationBound))
+    return *c;
   throw Error(fmt::format("the layer check has no reference for kernel {}", name));
 }
 

@@ -3,31 +3,16 @@
 #include <fmt/format.h>
 
 #include "ground/error.h"
-#include "kernels/decode_attention.h"
 #include "kernels/gemm_epilogue.h"
-#include "kernels/kv_append.h"
 #include "kernels/rmsnorm.h"
-#include "kernels/rope.h"
-#include "kernels/suite.h"
 #include "kernels/swiglu.h"
+#include "traces/emu/workload/attention_half.h"
 #include "traces/emu/workload/plan_builder.h"
 
 namespace sassim::emu::workload {
 namespace {
 
 namespace k = kernels;
-namespace da = kernels::decode_attention;
-
-void check_decode_options(const LayerOptions& o) {
-  check_common_options(o);
-  if (o.heads != da::kGroup * o.kv_heads) {
-    throw Error(
-        fmt::format("--heads {} with --kv-heads {}: decode_attention groups exactly {} "
-                    "query heads per KV head (kernels/decode_attention.h), so --heads "
-                    "must be {}",
-                    o.heads, o.kv_heads, da::kGroup, da::kGroup * o.kv_heads));
-  }
-}
 
 }  // namespace
 
@@ -44,63 +29,21 @@ uint64_t LayerPlan::total_bytes() const {
 }
 
 LayerPlan plan_dense_layer(const LayerOptions& o) {
-  if (o.phase == Phase::kPrefill) return plan_dense_prefill(o);
-  check_decode_options(o);
+  check_attention_options(o);
   LayerPlan plan;
+  plan.workload = kDenseLayer;
   plan.options = o;
-  const uint32_t t = o.batch;
+  const uint32_t t = layer_tokens(o);
   const LayerGemm gemm = choose_gemm(o, t);
-  const uint32_t m = gemm.rows;
+  const uint64_t m = gemm.rows;
   plan.tokens = t;
-  plan.padded_rows = m;
-  const uint64_t h = o.hidden, q_dim = uint64_t{o.heads} * kHeadDim,
-                 kv_dim = uint64_t{o.kv_heads} * kHeadDim, qkv = q_dim + 2 * kv_dim, f = o.ffn;
+  plan.padded_rows = gemm.rows;
+  const uint64_t h = o.hidden, f = o.ffn;
   const std::string& wtype = gemm.weight_type;
-  const da::Problem attention{.batch = o.batch, .context = o.context, .kv_heads = o.kv_heads};
-  const uint64_t cache_bytes = da::cache_bytes(attention);
-  const uint64_t partials = da::partial_count(attention);
 
   PlanBuilder b(plan);
-  // Activations and weights, in the order the layer meets them.
-  const int x = b.tensor("x", dims(t, h, "bf16"), t * h * 2, Role::kActivation, Fill::kBf16, 1);
-  const int w_attn_norm = b.tensor("attn_norm.weight", fmt::format("[{}] bf16", h), h * 2,
-                                   Role::kWeight, Fill::kBf16, 11);
-  const int xn = b.tensor("attn_norm.out", dims(m, h, "bf16"), m * h * 2, Role::kActivation);
-  const int w_qkv = b.tensor("qkv_proj.weight", dims(qkv, h, wtype), qkv * h * 2, Role::kWeight,
-                             gemm.weight_fill, 12, weight_scale(o.hidden));
-  const int qkv32 = b.tensor("qkv_proj.out", dims(m, qkv, "fp32"), m * qkv * 4, Role::kScratch);
-  const int q = b.tensor("q", dims(t, q_dim, "bf16"), t * q_dim * 2, Role::kActivation);
-  const int kk = b.tensor("k", dims(t, kv_dim, "bf16"), t * kv_dim * 2, Role::kActivation);
-  const int v = b.tensor("v", dims(t, kv_dim, "bf16"), t * kv_dim * 2, Role::kActivation);
-  const int positions =
-      b.tensor("positions", fmt::format("[{}] int32", t), t * 4, Role::kIndex, Fill::kPositions);
-  const int cos_sin = b.tensor("rope.cos_sin", dims(o.context, kHeadDim, "fp32"),
-                               uint64_t{o.context} * kHeadDim * 4, Role::kWeight, Fill::kCosSin);
-  const std::string cache_shape = fmt::format("[{}][{}][{}][{}] bf16", attention.num_pages(),
-                                              o.kv_heads, da::kPageSize, kHeadDim);
-  const int k_cache = b.tensor("k_cache", cache_shape, cache_bytes, Role::kCache, Fill::kBf16, 2);
-  const int v_cache = b.tensor("v_cache", cache_shape, cache_bytes, Role::kCache, Fill::kBf16, 3);
-  const int slots =
-      b.tensor("slot_mapping", fmt::format("[{}] int64", t), t * 8, Role::kIndex, Fill::kSlots);
-  const int tables =
-      b.tensor("block_tables", dims(t, attention.max_pages(), "int32"),
-               uint64_t{t} * attention.max_pages() * 4, Role::kIndex, Fill::kBlockTables);
-  const int lens = b.tensor("context_lens", fmt::format("[{}] int32", t), t * 4, Role::kIndex,
-                            Fill::kContextLens);
-  const int o_partial =
-      b.tensor("attention.o_partial",
-               fmt::format("[{}][{}][{}][{}] fp32", t, o.heads, attention.splits(), kHeadDim),
-               partials * kHeadDim * 4, Role::kScratch);
-  const int lse =
-      b.tensor("attention.lse", fmt::format("[{}][{}][{}] fp32", t, o.heads, attention.splits()),
-               partials * 4, Role::kScratch);
-  const int attn32 =
-      b.tensor("attention.out", dims(t, q_dim, "fp32"), t * q_dim * 4, Role::kScratch);
-  const int attn = b.tensor("o_proj.in", dims(m, q_dim, "bf16"), m * q_dim * 2, Role::kActivation);
-  const int w_o = b.tensor("o_proj.weight", dims(h, q_dim, wtype), h * q_dim * 2, Role::kWeight,
-                           gemm.weight_fill, 13, weight_scale(static_cast<uint32_t>(q_dim)));
-  const int o32 = b.tensor("o_proj.out", dims(m, h, "fp32"), m * h * 4, Role::kScratch);
-  const int hres = b.tensor("h", dims(t, h, "bf16"), t * h * 2, Role::kActivation);
+  const AttentionHalf attention(b, o, gemm, t);
+  const int hres = attention.h();
   const int w_ffn_norm = b.tensor("ffn_norm.weight", fmt::format("[{}] bf16", h), h * 2,
                                   Role::kWeight, Fill::kBf16, 14);
   const int hn = b.tensor("ffn_norm.out", dims(m, h, "bf16"), m * h * 2, Role::kActivation);
@@ -118,33 +61,22 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
 
   auto at = [](int tensor, uint64_t offset = 0) { return Binding{tensor, offset}; };
   const std::string cast = std::string(k::gemm_epilogue::kCastKernel);
-  const std::string residual = std::string(k::gemm_epilogue::kResidualKernel);
-
-  b.launch("attn_norm", k::rmsnorm::kKernel, {u(t), u(h)}, {at(x), at(w_attn_norm), at(xn)});
-  b.launch("qkv_proj", gemm.kernel, gemm.values(qkv, h), {at(xn), at(w_qkv), at(qkv32)});
-  b.launch("q_cast", cast, {u(t), u(q_dim), u(qkv)}, {at(qkv32), at(q)});
-  b.launch("k_cast", cast, {u(t), u(kv_dim), u(qkv)}, {at(qkv32, q_dim * 4), at(kk)});
-  b.launch("v_cast", cast, {u(t), u(kv_dim), u(qkv)}, {at(qkv32, (q_dim + kv_dim) * 4), at(v)});
-  b.launch("rope", k::rope::kKernel, {u(t), u(o.heads), u(o.kv_heads), u(o.context)},
-           {at(positions), at(q), at(kk), at(cos_sin)});
-  b.launch("kv_append", k::kv_append::kKernel, {u(t), u(o.kv_heads), u(attention.num_pages())},
-           {at(kk), at(v), at(k_cache), at(v_cache), at(slots)});
-  const std::vector<std::string> attention_values{u(t), u(o.context), u(o.kv_heads)};
-  b.launch("attention", da::kKernel, attention_values,
-           {at(q), at(k_cache), at(v_cache), at(tables), at(lens), at(o_partial), at(lse)});
-  b.launch("attention_combine", da::kCombineKernel, attention_values,
-           {at(o_partial), at(lse), at(lens), at(attn32)});
-  b.launch("attention_cast", cast, {u(t), u(q_dim)}, {at(attn32), at(attn)});
-  b.launch("o_proj", gemm.kernel, gemm.values(h, q_dim), {at(attn), at(w_o), at(o32)});
-  b.launch("attn_residual", residual, {u(t), u(h)}, {at(o32), at(x), at(hres)});
+  attention.add_launches(b);
   b.launch("ffn_norm", k::rmsnorm::kKernel, {u(t), u(h)}, {at(hres), at(w_ffn_norm), at(hn)});
   b.launch("gate_up_proj", gemm.kernel, gemm.values(2 * f, h), {at(hn), at(w_gu), at(gu32)});
   b.launch("gate_up_cast", cast, {u(t), u(2 * f)}, {at(gu32), at(gu)});
   b.launch("swiglu", k::swiglu::kKernel, {u(t), u(f)}, {at(gu), at(act)});
   b.launch("down_proj", gemm.kernel, gemm.values(h, f), {at(act), at(w_down), at(d32)});
-  b.launch("ffn_residual", residual, {u(t), u(h)}, {at(d32), at(hres), at(out)});
+  b.launch("ffn_residual", k::gemm_epilogue::kResidualKernel, {u(t), u(h)},
+           {at(d32), at(hres), at(out)});
   check_bindings(plan);
   return plan;
+}
+
+LayerPlan plan_dense_prefill(const LayerOptions& o) {
+  LayerOptions prefill = o;
+  prefill.phase = Phase::kPrefill;
+  return plan_dense_layer(prefill);
 }
 
 }  // namespace sassim::emu::workload

@@ -38,6 +38,13 @@ struct LayerOptions {
   uint32_t model_layers = 32;  // layers of the model the layer stands for (num_hidden_layers)
   int sm_version = 90;         // 80, 86, 89: hgemm_mma; 90: bf16_gemm_wgmma (sm_90a)
   GemmChoice gemm = GemmChoice::kAuto;
+  // moe-layer only. Defaults: Mixtral 8x7B (config.json of mistralai/Mixtral-8x7B-v0.1:
+  // num_local_experts 8, num_experts_per_tok 2; its hidden_size 4096, num_attention_heads
+  // 32, num_key_value_heads 8, intermediate_size 14336 per expert, rms_norm_eps 1e-5 and
+  // num_hidden_layers 32 are the defaults above; its rope_theta 1e6 differs from the rope
+  // kernel's 500000, which changes values, not work).
+  uint32_t experts = 8;
+  uint32_t top_k = 2;
 };
 
 // How a tensor starts (layer_capture.cc fills it).
@@ -83,7 +90,12 @@ struct PlannedLaunch {
   std::vector<Binding> bindings;  // one per argument
 };
 
+// The workload names `sassim workload` knows.
+inline constexpr std::string_view kDenseLayer = "dense-layer";
+inline constexpr std::string_view kMoeLayer = "moe-layer";
+
 struct LayerPlan {
+  std::string_view workload;  // kDenseLayer or kMoeLayer
   LayerOptions options;
   uint32_t tokens = 0;       // rows the layer computes (decode: batch; prefill: batch x context)
   uint32_t padded_rows = 0;  // GEMM rows: tokens rounded up to the GEMM's rows (128 for the
@@ -94,10 +106,6 @@ struct LayerPlan {
   int tensor(std::string_view name) const;
   uint64_t total_bytes() const;
 };
-
-// The workload names `sassim workload` knows and whether each can be written.
-inline constexpr std::string_view kDenseLayer = "dense-layer";
-inline constexpr std::string_view kMoeLayer = "moe-layer";
 
 // Checks `o` (sassim::Error naming the option: "--heads 30: ...") and plans a dense
 // decoder layer (Llama style): RMSNorm, QKV GEMM, RoPE, KV append, decode attention and
@@ -111,5 +119,14 @@ LayerPlan plan_dense_layer(const LayerOptions& o);
 // the paged cache, and causal prefill_attention over the prompt's own K and V instead of
 // the decode attention, writing the output projection's BF16 input directly.
 LayerPlan plan_dense_prefill(const LayerOptions& o);
+
+// Checks `o` (also --experts and --top-k) and plans a mixture-of-experts decoder layer
+// (moe_plan.cc, Mixtral style): the dense layer's attention half in either phase, then
+// RMSNorm, the router GEMM (o.experts outputs, N padded to the GEMM's tile), top-k
+// softmax, the alignment of the (token, slot) pairs into per-expert segments of whole row
+// tiles, the gather of the rows, the experts' gate/up grouped GEMM, its BF16 cast and
+// SwiGLU over the permuted rows, the down grouped GEMM, and the weighted un-permutation
+// with the residual add.
+LayerPlan plan_moe_layer(const LayerOptions& o);
 
 }  // namespace sassim::emu::workload

@@ -24,13 +24,13 @@ constexpr uint64_t kMaxLayerBytes = uint64_t{32} << 30;
 std::string skinny_obstacle(const LayerOptions& o, uint32_t tokens) {
   namespace sg = k::skinny_gemm;
   if (tokens > sg::kMaxRows) {
-    return fmt::format("{} token rows, more than skinny_gemm's {} (it serves decode steps of "
-                       "up to {} sequences)",
-                       tokens, sg::kMaxRows, sg::kMaxRows);
+    return fmt::format(
+        "{} token rows, more than skinny_gemm's {} (it serves decode steps of "
+        "up to {} sequences)",
+        tokens, sg::kMaxRows, sg::kMaxRows);
   }
-  const std::pair<const char*, uint64_t> ks[] = {{"--hidden", o.hidden},
-                                                 {"--heads x 128", uint64_t{o.heads} * 128},
-                                                 {"--ffn", o.ffn}};
+  const std::pair<const char*, uint64_t> ks[] = {
+      {"--hidden", o.hidden}, {"--heads x 128", uint64_t{o.heads} * 128}, {"--ffn", o.ffn}};
   for (const auto& [what, kdim] : ks) {
     if (kdim % sg::kStepK != 0) {
       return fmt::format("{} = {} is a projection's K, and skinny_gemm takes K in steps of {}",
@@ -95,7 +95,8 @@ LayerGemm choose_gemm(const LayerOptions& o, uint32_t tokens) {
     g.kernel = std::string(k::skinny_gemm::kernel_for(tokens));
     g.rows = k::skinny_gemm::rows_of(g.kernel);
   } else {
-    g.kernel = std::string(o.sm_version >= 90 ? k::bf16_gemm_wgmma::kKernel : k::hgemm_mma::kKernel);
+    g.kernel =
+        std::string(o.sm_version >= 90 ? k::bf16_gemm_wgmma::kKernel : k::hgemm_mma::kKernel);
     g.rows = k::ceil_div(tokens, kGemmTile) * kGemmTile;
   }
   const bool fp16 = g.kernel == k::hgemm_mma::kKernel;
@@ -155,12 +156,12 @@ void PlanBuilder::launch(std::string step, std::string_view kernel, std::vector<
   plan_.launches.push_back(std::move(l));
 }
 
-void check_layer_size(const LayerPlan& plan) {
+void check_layer_size(const LayerPlan& plan, std::string_view reduce) {
   if (plan.total_bytes() > kMaxLayerBytes) {
-    throw Error(
-        fmt::format("the layer's tensors take {:.1f} GiB, more than the {} GiB a capture "
-                    "holds in memory: reduce --batch, --context, --hidden or --ffn",
-                    static_cast<double>(plan.total_bytes()) / (1 << 30), kMaxLayerBytes >> 30));
+    throw Error(fmt::format(
+        "the layer's tensors take {:.1f} GiB, more than the {} GiB a capture "
+        "holds in memory: reduce {}",
+        static_cast<double>(plan.total_bytes()) / (1 << 30), kMaxLayerBytes >> 30, reduce));
   }
 }
 

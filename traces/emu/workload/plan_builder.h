@@ -53,8 +53,10 @@ class PlanBuilder {
   LayerPlan& plan_;
 };
 
-// sassim::Error when the tensors take more than a capture holds in memory.
-void check_layer_size(const LayerPlan& plan);
+// sassim::Error when the tensors take more than a capture holds in memory, naming the
+// options that `reduce` lists.
+void check_layer_size(const LayerPlan& plan,
+                      std::string_view reduce = "--batch, --context, --hidden or --ffn");
 
 // sassim::Error when an argument of a launch runs past the end of its tensor.
 void check_bindings(const LayerPlan& plan);
