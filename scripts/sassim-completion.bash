@@ -111,8 +111,29 @@ _sassim() {
       mapfile -t COMPREPLY < <(compgen -W "sm_80 sm_86 sm_89 sm_90" -- "$cur")
       return
       ;;
-        --phase | --batch | --context | --hidden | --heads | --kv-heads | --ffn | --experts | --top-k | --model-layers | --gemm | --arch | --listings | \
-        --system | --op | --bytes | --step-factor | --dtype | --algo | --proto | --gpus)
+    --batch | --context | --hidden | --heads | --kv-heads | --ffn | --experts | --top-k | \
+      --model-layers | --bytes | --step-factor | --gpus)
+      return
+      ;;
+    --system)
+      if [[ "$cur" == */* || "$cur" == *.* ]]; then _sassim_files "$cur"; else
+        mapfile -t COMPREPLY < <(compgen -W "$(_sassim_system_presets)" -- "$cur"); fi
+      return
+      ;;
+    --op)
+      mapfile -t COMPREPLY < <(compgen -W "all_reduce all_gather reduce_scatter alltoall sendrecv" -- "$cur")
+      return
+      ;;
+    --dtype)
+      mapfile -t COMPREPLY < <(compgen -W "bf16 fp16 fp32" -- "$cur")
+      return
+      ;;
+    --algo)
+      mapfile -t COMPREPLY < <(compgen -W "auto ring tree nvls" -- "$cur")
+      return
+      ;;
+    --proto)
+      mapfile -t COMPREPLY < <(compgen -W "auto ll ll128 simple" -- "$cur")
       return
       ;;
     -s | --set | -t | --threads | --progress-every | --top | -j | --jobs | --threads-per-run | \
