@@ -19,6 +19,8 @@
 #include "kernels/saxpy.h"
 #include "kernels/sgemm.h"
 #include "kernels/skinny_gemm.h"
+#include "kernels/spec_accept.h"
+#include "kernels/spec_verify_attention.h"
 #include "kernels/stream.h"
 #include "kernels/swiglu.h"
 #include "kernels/transpose.h"
@@ -58,6 +60,10 @@ constexpr std::string_view kKernels[] = {
     skinny_gemm::kKernels[1],
     skinny_gemm::kKernels[2],
     skinny_gemm::kKernels[3],
+    // Speculative decoding: the verification step and the acceptance.
+    spec_verify_attention::kKernel,
+    spec_accept::kArgmaxKernel,
+    spec_accept::kAcceptKernel,
 };
 
 }  // namespace
@@ -147,6 +153,15 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   }
   if (skinny_gemm::rows_of(kernel) != 0) {
     return skinny_gemm::launch(skinny_gemm::parse_problem(kernel, values));
+  }
+  if (kernel == spec_verify_attention::kKernel) {
+    return spec_verify_attention::launch(spec_verify_attention::parse_problem(values));
+  }
+  if (kernel == spec_accept::kArgmaxKernel) {
+    return spec_accept::argmax_launch(spec_accept::parse_argmax_problem(values));
+  }
+  if (kernel == spec_accept::kAcceptKernel) {
+    return spec_accept::accept_launch(spec_accept::parse_accept_problem(values));
   }
   std::string known;
   for (const std::string_view name : suite_kernels())

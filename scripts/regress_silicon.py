@@ -59,6 +59,7 @@ AWAITING_MEASUREMENT = {
     "fp8_gemm_wgmma", "rmsnorm", "swiglu", "rope", "kv_append", "decode_attention",
     "decode_attention_combine", "cast_bf16", "residual_add", "prefill_attention",
     "skinny_gemm_m1", "skinny_gemm_m2", "skinny_gemm_m4", "skinny_gemm_m8",
+    "spec_verify_attention", "spec_argmax", "spec_accept",
 }
 
 
