@@ -8,6 +8,7 @@
 #include "kernels/kv_append.h"
 #include "kernels/rmsnorm.h"
 #include "kernels/rope.h"
+#include "kernels/spec_verify_attention.h"
 #include "kernels/suite.h"
 #include "kernels/swiglu.h"
 #include "traces/emu/workload/plan_builder.h"
@@ -17,6 +18,7 @@ namespace {
 
 namespace k = kernels;
 namespace da = kernels::decode_attention;
+namespace sv = kernels::spec_verify_attention;
 
 void check_decode_options(const LayerOptions& o) {
   check_common_options(o);
@@ -26,6 +28,19 @@ void check_decode_options(const LayerOptions& o) {
                     "query heads per KV head (kernels/decode_attention.h), so --heads "
                     "must be {}",
                     o.heads, o.kv_heads, da::kGroup, da::kGroup * o.kv_heads));
+  }
+  if (o.draft > sv::kMaxDraft) {
+    throw Error(
+        fmt::format("--draft {}: expected 0 to {} draft tokens per sequence (0: a plain "
+                    "decode step)",
+                    o.draft, sv::kMaxDraft));
+  }
+  if (o.draft > 0 && o.context < 2 * (o.draft + 1)) {
+    throw Error(
+        fmt::format("--context {} with --draft {}: expected at least 2 x (draft + 1) = {} "
+                    "tokens (the context holds the draft + 1 verified tokens, and the "
+                    "shortest sequence has 3/4 of it)",
+                    o.context, o.draft, 2 * (o.draft + 1)));
   }
 }
 
@@ -43,12 +58,30 @@ uint64_t LayerPlan::total_bytes() const {
   return total;
 }
 
+std::vector<int32_t> row_positions(const LayerOptions& o) {
+  const std::vector<int32_t> lens =
+      da::context_lens(da::Problem{.batch = o.batch, .context = o.context, .kv_heads = o.kv_heads});
+  const uint32_t rows = o.draft + 1;
+  std::vector<int32_t> positions(size_t{o.batch} * rows);
+  for (size_t r = 0; r < positions.size(); ++r)
+    positions[r] = lens[r / rows] - static_cast<int32_t>(rows - r % rows);
+  return positions;
+}
+
 LayerPlan plan_dense_layer(const LayerOptions& o) {
-  if (o.phase == Phase::kPrefill) return plan_dense_prefill(o);
+  if (o.phase == Phase::kPrefill) {
+    if (o.draft > 0) {
+      throw Error(
+          fmt::format("--draft {} with --phase prefill: draft tokens are verified in a "
+                      "decode step (--phase decode)",
+                      o.draft));
+    }
+    return plan_dense_prefill(o);
+  }
   check_decode_options(o);
   LayerPlan plan;
   plan.options = o;
-  const uint32_t t = o.batch;
+  const uint32_t t = o.batch * (o.draft + 1);  // token rows: the verified ones with --draft
   const LayerGemm gemm = choose_gemm(o, t);
   const uint32_t m = gemm.rows;
   plan.tokens = t;
@@ -58,7 +91,9 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
   const std::string& wtype = gemm.weight_type;
   const da::Problem attention{.batch = o.batch, .context = o.context, .kv_heads = o.kv_heads};
   const uint64_t cache_bytes = da::cache_bytes(attention);
-  const uint64_t partials = da::partial_count(attention);
+  const sv::Problem verify{
+      .batch = o.batch, .context = o.context, .draft = o.draft, .kv_heads = o.kv_heads};
+  const uint64_t partials = o.draft > 0 ? sv::partial_count(verify) : da::partial_count(attention);
 
   PlanBuilder b(plan);
   // Activations and weights, in the order the layer meets them.
@@ -83,10 +118,14 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
   const int slots =
       b.tensor("slot_mapping", fmt::format("[{}] int64", t), t * 8, Role::kIndex, Fill::kSlots);
   const int tables =
-      b.tensor("block_tables", dims(t, attention.max_pages(), "int32"),
-               uint64_t{t} * attention.max_pages() * 4, Role::kIndex, Fill::kBlockTables);
-  const int lens = b.tensor("context_lens", fmt::format("[{}] int32", t), t * 4, Role::kIndex,
-                            Fill::kContextLens);
+      b.tensor("block_tables", dims(o.batch, attention.max_pages(), "int32"),
+               uint64_t{o.batch} * attention.max_pages() * 4, Role::kIndex, Fill::kBlockTables);
+  const int lens = b.tensor("context_lens", fmt::format("[{}] int32", o.batch), o.batch * 4,
+                            Role::kIndex, Fill::kContextLens);
+  // With --draft: each verified row's context, written by spec_verify_attention.
+  const int row_lens = o.draft == 0 ? -1
+                                    : b.tensor("attention.row_lens", fmt::format("[{}] int32", t),
+                                               t * 4, Role::kScratch);
   const int o_partial =
       b.tensor("attention.o_partial",
                fmt::format("[{}][{}][{}][{}] fp32", t, o.heads, attention.splits(), kHeadDim),
@@ -130,10 +169,16 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
   b.launch("kv_append", k::kv_append::kKernel, {u(t), u(o.kv_heads), u(attention.num_pages())},
            {at(kk), at(v), at(k_cache), at(v_cache), at(slots)});
   const std::vector<std::string> attention_values{u(t), u(o.context), u(o.kv_heads)};
-  b.launch("attention", da::kKernel, attention_values,
-           {at(q), at(k_cache), at(v_cache), at(tables), at(lens), at(o_partial), at(lse)});
+  if (o.draft == 0) {
+    b.launch("attention", da::kKernel, attention_values,
+             {at(q), at(k_cache), at(v_cache), at(tables), at(lens), at(o_partial), at(lse)});
+  } else {
+    b.launch("attention", sv::kKernel, {u(o.batch), u(o.context), u(o.draft), u(o.kv_heads)},
+             {at(q), at(k_cache), at(v_cache), at(tables), at(lens), at(o_partial), at(lse),
+              at(row_lens)});
+  }
   b.launch("attention_combine", da::kCombineKernel, attention_values,
-           {at(o_partial), at(lse), at(lens), at(attn32)});
+           {at(o_partial), at(lse), at(o.draft == 0 ? lens : row_lens), at(attn32)});
   b.launch("attention_cast", cast, {u(t), u(q_dim)}, {at(attn32), at(attn)});
   b.launch("o_proj", gemm.kernel, gemm.values(h, q_dim), {at(attn), at(w_o), at(o32)});
   b.launch("attn_residual", residual, {u(t), u(h)}, {at(o32), at(x), at(hres)});
