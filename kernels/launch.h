@@ -47,7 +47,7 @@ struct Arg {
   TensorMapShape map{};  // tensor maps only
 };
 
-inline constexpr uint32_t kMaxArgs = 8;
+inline constexpr uint32_t kMaxArgs = 10;  // spec_verify_attention takes 9
 
 struct Launch {
   std::string_view kernel;

@@ -22,6 +22,8 @@
 #include "kernels/saxpy.h"
 #include "kernels/sgemm.h"
 #include "kernels/skinny_gemm.h"
+#include "kernels/spec_accept.h"
+#include "kernels/spec_verify_attention.h"
 #include "kernels/stream.h"
 #include "kernels/swiglu.h"
 #include "kernels/transpose.h"
@@ -67,6 +69,10 @@ constexpr std::string_view kKernels[] = {
     moe::kPermuteKernel,
     moe::kGroupedGemmKernel,
     moe::kUnpermuteKernel,
+    // Speculative decoding: the verification step and the acceptance.
+    spec_verify_attention::kKernel,
+    spec_accept::kArgmaxKernel,
+    spec_accept::kAcceptKernel,
 };
 
 }  // namespace
@@ -165,6 +171,15 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   }
   if (kernel == moe::kGroupedGemmKernel) {
     return moe::grouped_gemm_launch(moe::parse_grouped_gemm(values));
+  }
+  if (kernel == spec_verify_attention::kKernel) {
+    return spec_verify_attention::launch(spec_verify_attention::parse_problem(values));
+  }
+  if (kernel == spec_accept::kArgmaxKernel) {
+    return spec_accept::argmax_launch(spec_accept::parse_argmax_problem(values));
+  }
+  if (kernel == spec_accept::kAcceptKernel) {
+    return spec_accept::accept_launch(spec_accept::parse_accept_problem(values));
   }
   std::string known;
   for (const std::string_view name : suite_kernels())

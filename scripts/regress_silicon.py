@@ -60,6 +60,7 @@ AWAITING_MEASUREMENT = {
     "decode_attention_combine", "cast_bf16", "residual_add", "prefill_attention",
     "skinny_gemm_m1", "skinny_gemm_m2", "skinny_gemm_m4", "skinny_gemm_m8",
     "moe_topk_softmax", "moe_align", "moe_permute", "moe_grouped_gemm", "moe_unpermute",
+    "spec_verify_attention", "spec_argmax", "spec_accept",
 }
 
 

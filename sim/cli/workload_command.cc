@@ -1,6 +1,6 @@
-// `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--hidden H]
-// [--heads N] [--kv-heads N] [--ffn F] [--experts E] [--top-k K] [--gemm auto|tiled|skinny]
-// [--arch sm_XY]
+// `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--draft K]
+// [--hidden H] [--heads N] [--kv-heads N] [--ffn F] [--experts E] [--top-k K]
+// [--gemm auto|tiled|skinny] [--arch sm_XY]
 // [--listings DIR] [-o DIR] [--plain] [--check] [--plan]`: a whole decoder layer executed on the
 // CPU over one device memory and written as one trace folder, its launches in stream order
 // (docs/LLM.md).
@@ -126,9 +126,13 @@ void run_workload(WorkloadCliOptions& o) {
   const wl::LayerOptions& L = plan.options;
   const std::string gemm = plan.launches.at(1).kernel;
   fmt::print(
-      "{} {}: batch {}, context {}, hidden {}, heads {} (KV {}), head dim 128, ffn {}, "
+      "{} {}: batch {}, context {}{}, hidden {}, heads {} (KV {}), head dim 128, ffn {}, "
       "sm_{}\n",
-      o.name, o.phase, L.batch, L.context, L.hidden, L.heads, L.kv_heads, L.ffn, L.sm_version);
+      o.name, o.phase, L.batch, L.context,
+      L.draft == 0
+          ? ""
+          : fmt::format(", draft {} (verifies {} token rows per sequence)", L.draft, L.draft + 1),
+      L.hidden, L.heads, L.kv_heads, L.ffn, L.sm_version);
   const bool skinny = gemm.rfind("skinny_gemm", 0) == 0;
   const std::string tokens = fmt::format("{} token{}", plan.tokens, plan.tokens == 1 ? "" : "s");
   if (plan.padded_rows == plan.tokens) {
@@ -223,6 +227,10 @@ void add_workload_command(CLI::App& app) {
   cmd->add_option("--context", o->layer.context,
                   "decode: tokens the new one attends to, itself included; prefill: the prompt's "
                   "tokens, a multiple of 64 (default 4096)");
+  cmd->add_option("--draft", o->layer.draft,
+                  "decode: draft tokens each sequence verifies (speculative decoding), 1 to 15: "
+                  "every step takes batch x (draft + 1) token rows and the attention is "
+                  "spec_verify_attention; default 0, a plain decode step");
   cmd->add_option("--hidden", o->layer.hidden, "hidden size (default 4096)");
   cmd->add_option("--heads", o->layer.heads, "query heads, head dim 128 (default 32)");
   cmd->add_option("--kv-heads", o->layer.kv_heads, "KV heads (default 8)");

@@ -2,7 +2,9 @@
 # `sassim workload`: option errors naming the option; a small dense layer captured with
 # --check, listed by `trace info` and replayed as its 18 launches by the listings the folder
 # keeps (a --sass listing taking precedence); a small prefill (16 launches) and a small MoE
-# layer (22 launches) likewise; a wrong listing caught by --check at the launch that runs it.
+# layer (22 launches) likewise; a speculative decoding verification step (--draft) planned
+# and checked, for the dense and the MoE layer; a wrong listing caught by --check at the
+# launch that runs it.
 # Usage: workload_cli.sh SASSIM_BINARY REPO_ROOT
 set -uo pipefail
 sassim="$1"
@@ -152,6 +154,38 @@ grep -q "total (22 kernels)" <<<"$run_out" || fail "no total of 22 kernels: $run
 grep -Eq "^workload moe-layer decode: batch 2" <<<"$run_out" || fail "no moe workload line: $run_out"
 expect 0 "unpermute +moe_unpermute +c=experts.down.out pair_rows=moe.pair_rows" -- \
   "$sassim" workload moe-layer --plan
+# --draft: errors naming the option before any work; the verification step's plan (every
+# step on batch x (draft + 1) token rows) and its capture, every launch checked.
+expect 1 "--draft 16: expected 0 to 15 draft tokens per sequence" -- \
+  "$sassim" workload dense-layer --draft 16 -o "$work/d"
+expect 1 "--draft 2 with --phase prefill: draft tokens are verified in a decode step" -- \
+  "$sassim" workload dense-layer --phase prefill --draft 2 -o "$work/d"
+[[ -e "$work/d" ]] && fail "a refused --draft wrote $work/d"
+expect 0 "batch 2, context 4096, draft 3 \(verifies 4 token rows per sequence\)" -- \
+  "$sassim" workload dense-layer --batch 2 --draft 3 --plan
+expect 0 "GEMMs \(skinny_gemm_m8\): M = 8 tokens, no padding rows" -- \
+  "$sassim" workload dense-layer --batch 2 --draft 3 --plan
+expect 0 "attention +spec_verify_attention +q=q .*row_lens=attention.row_lens" -- \
+  "$sassim" workload dense-layer --batch 2 --draft 3 --plan
+expect 0 "attention_combine +decode_attention_combine +o_partial=attention.o_partial lse=attention.lse context_lens=attention.row_lens" -- \
+  "$sassim" workload dense-layer --batch 2 --draft 3 --plan
+out="$("$sassim" workload dense-layer "${small[@]}" --draft 3 --check -o "$work/draft" 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "--draft 3 --check exited $rc: $out"
+checks="$(grep -c "values match the CPU reference\|within the FP32 summation bound" <<<"$out")"
+[[ "$checks" == 18 ]] || fail "expected 18 checked launches with --draft, found $checks: $out"
+grep -Eq "spec_verify_attention: [0-9]+ of [0-9]+ values match" <<<"$out" ||
+  fail "no spec_verify_attention check: $out"
+grep -qx "tokens 8" "$work/draft/workload.txt" || fail "workload.txt does not count 8 token rows"
+expect 0 "moe-layer decode: .*draft 1 \(verifies 2 token rows per sequence\)" -- \
+  "$sassim" workload moe-layer --draft 1 --plan
+out="$("$sassim" workload moe-layer "${small[@]}" --experts 4 --top-k 2 --draft 1 --check \
+  -o "$work/moe-draft" 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "moe-layer --draft 1 --check exited $rc: $out"
+grep -Eq "spec_verify_attention: [0-9]+ of [0-9]+ values match" <<<"$out" ||
+  fail "no spec_verify_attention check in the MoE layer: $out"
+grep -qx "tokens 4" "$work/moe-draft/workload.txt" || fail "MoE workload.txt does not count 4 rows"
 
 # residual_add's FADD made an FMUL: the check fails at the launch that runs it.
 cp -r "$root/kernels/sass" "$work/sass"

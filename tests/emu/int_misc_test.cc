@@ -46,6 +46,27 @@ TEST(EmuIntMisc, BitsMinMaxAndPredicateMoves) {
   EXPECT_EQ(w.p[5] & 1U, 1U);
 }
 
+// FLO.SH gives the shift that brings the leading one to bit 31 (bfind.shiftamt), and no
+// one stays ~0: BREV then FLO.U32.SH is nvcc's __ffs(x) - 1, the lowest set bit.
+TEST(EmuIntMisc, FloShiftAmount) {
+  Rig rig;
+  rig.add("MOV", {R(0), I(0x00010040)})
+      .add("FLO.U32.SH", {R(1), R(0)})  // leading one at bit 16: shift 15
+      .add("FLO.U32", {R(2), R(0)})     // at bit 16
+      .add("BREV", {R(3), R(0)})
+      .add("FLO.U32.SH", {R(4), R(3)})  // the lowest set bit of R0: 6
+      .add("FLO.U32.SH", {R(5), R(255)})
+      .add("MOV", {R(6), I(0xfff00000)})  // -2^20: the highest bit unlike the sign is 19
+      .add("FLO.SH", {R(7), R(6)})
+      .add("EXIT", {});
+  rig.run();
+  EXPECT_EQ(rig.reg(1), 15U);
+  EXPECT_EQ(rig.reg(2), 16U);
+  EXPECT_EQ(rig.reg(4), 6U);
+  EXPECT_EQ(rig.reg(5), 0xffffffffU);
+  EXPECT_EQ(rig.reg(7), 12U);
+}
+
 // CS2R reads the clock into a register pair; CS2R.32 (the 32-bit %clock) writes one
 // register and leaves the next alone.
 TEST(EmuIntMisc, Cs2rWritesAPairOrOneRegister) {

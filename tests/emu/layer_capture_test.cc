@@ -106,6 +106,39 @@ TEST_P(LayerCapture, ChecksPassAndTensorsAreShared) {
 INSTANTIATE_TEST_SUITE_P(ArchsAndGemms, LayerCapture,
                          ::testing::Combine(::testing::Values(80, 90), ::testing::Bool()));
 
+// --draft: the verification step of 2 sequences x 4 rows (skinny_gemm_m8) and of 2 x 5
+// rows (the tiled GEMM), every launch checked, the attention spec_verify_attention and the
+// combine over its rows, and the folder's workload.txt counting the verified rows.
+TEST(LayerCaptureDraft, VerificationStepChecksPass) {
+  for (const auto& [sm, draft] : {std::pair{90, 3U}, std::pair{80, 4U}}) {
+    LayerOptions o = small(sm);
+    o.draft = draft;
+    const LayerPlan plan = plan_dense_layer(o);
+    SCOPED_TRACE(std::to_string(sm) + " draft " + std::to_string(draft));
+    EXPECT_EQ(plan.launches.at(7).kernel, "spec_verify_attention");
+    test_support::ScratchDir dir("layer_capture_draft_" + std::to_string(sm));
+    LayerCaptureOptions options;
+    options.trace_folder = dir.path() / "layer";
+    options.listings = fs::path(SASSIM_SOURCE_DIR) / "kernels/sass";
+    options.check = true;
+    std::vector<LaunchReport> reports;
+    capture_layer(plan, options, reports);
+    ASSERT_EQ(reports.size(), 18U);
+    for (size_t i = 0; i < reports.size(); ++i) {
+      SCOPED_TRACE(plan.launches[i].step);
+      EXPECT_NE(reports[i].check.find(" values "), std::string::npos) << reports[i].check;
+    }
+    // 2 splits x 1 KV head x 2 (draft + 1) rows.
+    EXPECT_EQ(reports.at(7).result.ctas, 2U * 2 * (draft + 1));
+    std::ifstream info(options.trace_folder / "workload.txt");
+    std::stringstream text;
+    text << info.rdbuf();
+    EXPECT_NE(text.str().find("tokens " + std::to_string(2 * (draft + 1)) + "\n"),
+              std::string::npos)
+        << text.str();
+  }
+}
+
 // A listing folder without one of the layer's kernels is an error naming the step, before
 // anything runs.
 TEST(LayerCaptureErrors, MissingListingNamesTheStep) {

@@ -213,6 +213,47 @@ void expect_error(const LayerOptions& o, const std::string& text) {
   }
 }
 
+// --draft K: every step takes batch x (K + 1) token rows, the attention verifies them
+// (spec_verify_attention) and the combine takes the rows' contexts it wrote.
+TEST(LayerPlan, DraftTokensAreVerifiedRows) {
+  const LayerPlan plan = plan_dense_layer({.batch = 2, .context = 600, .draft = 3});
+  EXPECT_EQ(plan.tokens, 8U);
+  EXPECT_EQ(plan.padded_rows, 8U);
+  EXPECT_EQ(step(plan, "qkv_proj").kernel, "skinny_gemm_m8");
+  EXPECT_EQ(step(plan, "attn_norm").values, (std::vector<std::string>{"8", "4096"}));
+  EXPECT_EQ(step(plan, "rope").values.at(0), "8");
+  EXPECT_EQ(step(plan, "kv_append").values.at(0), "8");
+  EXPECT_EQ(step(plan, "ffn_residual").values.at(0), "8");
+  const PlannedLaunch& attention = step(plan, "attention");
+  EXPECT_EQ(attention.kernel, "spec_verify_attention");
+  EXPECT_EQ(attention.values, (std::vector<std::string>{"2", "600", "3", "8"}));
+  const PlannedLaunch& combine = step(plan, "attention_combine");
+  EXPECT_EQ(combine.kernel, "decode_attention_combine");
+  EXPECT_EQ(combine.values, (std::vector<std::string>{"8", "600", "8"}));
+  EXPECT_EQ(bound(plan, "attention", "row_lens").first, "attention.row_lens");
+  EXPECT_EQ(bound(plan, "attention_combine", "context_lens").first, "attention.row_lens");
+  EXPECT_EQ(bound(plan, "attention", "context_lens").first, "context_lens");
+  auto bytes = [&](const char* name) {
+    return plan.tensors.at(static_cast<size_t>(plan.tensor(name))).bytes;
+  };
+  EXPECT_EQ(bytes("positions"), 8U * 4);
+  EXPECT_EQ(bytes("slot_mapping"), 8U * 8);
+  EXPECT_EQ(bytes("context_lens"), 2U * 4);
+  EXPECT_EQ(bytes("block_tables"), 2U * 64 * 4);  // 2 splits of 32 pages per sequence
+  EXPECT_EQ(bytes("attention.o_partial"), 8U * 32 * 2 * 128 * 4);
+  EXPECT_EQ(bytes("q"), 8U * 4096 * 2);
+  // Contexts 600 and 513: the rows sit at the last 4 positions of each.
+  EXPECT_EQ(row_positions(plan.options),
+            (std::vector<int32_t>{596, 597, 598, 599, 509, 510, 511, 512}));
+  // 2 x 5 = 10 rows: the tiled GEMM; no draft: one row per sequence, decode_attention.
+  EXPECT_EQ(step(plan_dense_layer({.batch = 2, .draft = 4}), "qkv_proj").kernel, "bf16_gemm_wgmma");
+  const LayerPlan plain = plan_dense_layer({.batch = 2, .context = 600});
+  EXPECT_EQ(plain.tokens, 2U);
+  EXPECT_EQ(step(plain, "attention").kernel, "decode_attention");
+  EXPECT_EQ(row_positions(plain.options), (std::vector<int32_t>{599, 512}));
+  EXPECT_THROW(plain.tensor("attention.row_lens"), Error);
+}
+
 TEST(LayerPlan, BadOptionsNameTheOption) {
   expect_error({.heads = 30}, "--heads 30 is not a multiple of --kv-heads 8");
   expect_error({.heads = 16}, "--heads 16 with --kv-heads 8: decode_attention groups exactly 4");
@@ -238,6 +279,13 @@ TEST(LayerPlan, BadOptionsNameTheOption) {
                "--gemm skinny: --hidden = 384 is a projection's K");
   expect_error({.phase = Phase::kPrefill, .context = 64, .gemm = GemmChoice::kSkinny},
                "--gemm skinny: 64 token rows, more than skinny_gemm's 8");
+  expect_error({.draft = 16}, "--draft 16: expected 0 to 15 draft tokens");
+  expect_error({.phase = Phase::kPrefill, .context = 64, .draft = 2},
+               "--draft 2 with --phase prefill: draft tokens are verified in a decode step");
+  expect_error({.context = 7, .draft = 3},
+               "--context 7 with --draft 3: expected at least 2 x (draft + 1) = 8");
+  expect_error({.batch = 3, .draft = 3, .gemm = GemmChoice::kSkinny},
+               "--gemm skinny: 12 token rows, more than skinny_gemm's 8");
 }
 
 }  // namespace

@@ -213,6 +213,10 @@ std::string decode_opcode(const Instruction& source, Inst& inst, OpShape& shape)
       inst.width = *width_of(m);
       continue;
     }
+    if (m == "SH" && op == Op::kFlo) {
+      inst.flags |= flag::kShiftAmount;
+      continue;
+    }
     if (m == "X" || m == "EX") {
       inst.flags |= flag::kX;
       continue;

@@ -72,6 +72,8 @@ void exec_int_misc(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
           const uint32_t x = static_cast<int32_t>(v) < 0 ? ~v : v;
           r = x == 0 ? ~0U : 31U - static_cast<uint32_t>(std::countl_zero(x));
         }
+        // .SH (bfind.shiftamt): the left shift that brings the bit to bit 31; none stays ~0.
+        if ((inst.flags & flag::kShiftAmount) != 0 && r != ~0U) r = 31U - r;
         write(inst, w, inst.dst[0], l, r);
       });
       return;

@@ -165,6 +165,7 @@ inline constexpr uint32_t kClear = 1U << 14;    // BMOV .CLEAR
 inline constexpr uint32_t kAny = 1U << 15;  // BRA .ANY: all lanes go when any lane's guard holds
 // QGMMA: 8-bit operands (E4M3 unless Inst::sub says E5M2: bit 0 for A, bit 1 for B).
 inline constexpr uint32_t kFp8 = 1U << 16;
+inline constexpr uint32_t kShiftAmount = 1U << 17;  // FLO .SH: 31 - the bit's position
 }  // namespace flag
 
 // What a SYNCS instruction does to its mbarrier (Inst::sub).

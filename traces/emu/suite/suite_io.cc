@@ -26,6 +26,7 @@
 #include "traces/emu/suite/llm_io.h"
 #include "traces/emu/suite/moe_io.h"
 #include "traces/emu/suite/prefill_io.h"
+#include "traces/emu/suite/spec_io.h"
 #include "traces/emu/suite/ubench_check.h"
 
 namespace sassim::emu {
@@ -93,6 +94,7 @@ void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuf
   } else if (fill_llm_inputs(launch, values, b)) {
   } else if (fill_prefill_inputs(launch, values, b)) {
   } else if (fill_moe_inputs(launch, values, b)) {
+  } else if (fill_spec_inputs(launch, values, b)) {
   } else if (k::ubench::is_kernel(name)) {
     for (uint32_t i = 0; i < launch.arguments().size(); ++i) {
       std::vector<uint8_t> init = k::ubench::initial_contents(launch, i);
@@ -204,6 +206,7 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
   if (auto c = check_llm_outputs(launch, values, b)) return *c;
   if (auto c = check_prefill_outputs(launch, values, b)) return *c;
   if (auto c = check_moe_outputs(launch, values, b)) return *c;
+  if (auto c = check_spec_outputs(launch, values, b)) return *c;
   if (k::ubench::is_kernel(name)) return check_ubench_outputs(launch, b);
   throw Error(fmt::format("capture cannot check kernel {}", name));
 }

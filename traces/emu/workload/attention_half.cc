@@ -9,6 +9,7 @@
 #include "kernels/prefill_attention.h"
 #include "kernels/rmsnorm.h"
 #include "kernels/rope.h"
+#include "kernels/spec_verify_attention.h"
 
 namespace sassim::emu::workload {
 namespace {
@@ -16,6 +17,7 @@ namespace {
 namespace k = kernels;
 namespace da = kernels::decode_attention;
 namespace pa = kernels::prefill_attention;
+namespace sv = kernels::spec_verify_attention;
 
 // Prompt tokens a prefill layer may take: the capture executes every GEMM on the CPU.
 constexpr uint64_t kMaxPromptTokens = 65536;
@@ -40,7 +42,26 @@ void check_attention_options(const LayerOptions& o) {
                       "must be {}",
                       o.heads, o.kv_heads, da::kGroup, da::kGroup * o.kv_heads));
     }
+    if (o.draft > sv::kMaxDraft) {
+      throw Error(
+          fmt::format("--draft {}: expected 0 to {} draft tokens per sequence (0: a plain "
+                      "decode step)",
+                      o.draft, sv::kMaxDraft));
+    }
+    if (o.draft > 0 && o.context < 2 * (o.draft + 1)) {
+      throw Error(
+          fmt::format("--context {} with --draft {}: expected at least 2 x (draft + 1) = {} "
+                      "tokens (the context holds the draft + 1 verified tokens, and the "
+                      "shortest sequence has 3/4 of it)",
+                      o.context, o.draft, 2 * (o.draft + 1)));
+    }
     return;
+  }
+  if (o.draft > 0) {
+    throw Error(
+        fmt::format("--draft {} with --phase prefill: draft tokens are verified in a "
+                    "decode step (--phase decode)",
+                    o.draft));
   }
   if (o.context % pa::kBlockQ != 0) {
     throw Error(
@@ -58,7 +79,8 @@ void check_attention_options(const LayerOptions& o) {
 }
 
 uint32_t layer_tokens(const LayerOptions& o) {
-  return o.phase == Phase::kPrefill ? o.batch * o.context : o.batch;
+  // Decode: the verified rows with --draft (the last token and the drafts of each sequence).
+  return o.phase == Phase::kPrefill ? o.batch * o.context : o.batch * (o.draft + 1);
 }
 
 AttentionHalf::AttentionHalf(PlanBuilder& b, const LayerOptions& o, const LayerGemm& gemm,
@@ -93,7 +115,9 @@ void AttentionHalf::declare_decode(PlanBuilder& b) {
   const uint64_t t = t_, q_dim = uint64_t{o_.heads} * kHeadDim;
   const da::Problem attention = decode_problem(o_);
   const uint64_t cache_bytes = da::cache_bytes(attention);
-  const uint64_t partials = da::partial_count(attention);
+  const sv::Problem verify{
+      .batch = o_.batch, .context = o_.context, .draft = o_.draft, .kv_heads = o_.kv_heads};
+  const uint64_t partials = o_.draft > 0 ? sv::partial_count(verify) : da::partial_count(attention);
   pages_ = attention.num_pages();
   positions_ =
       b.tensor("positions", fmt::format("[{}] int32", t), t * 4, Role::kIndex, Fill::kPositions);
@@ -105,10 +129,16 @@ void AttentionHalf::declare_decode(PlanBuilder& b) {
   v_cache_ = b.tensor("v_cache", cache_shape, cache_bytes, Role::kCache, Fill::kBf16, 3);
   slots_ =
       b.tensor("slot_mapping", fmt::format("[{}] int64", t), t * 8, Role::kIndex, Fill::kSlots);
-  tables_ = b.tensor("block_tables", dims(t, attention.max_pages(), "int32"),
-                     t * attention.max_pages() * 4, Role::kIndex, Fill::kBlockTables);
-  lens_ = b.tensor("context_lens", fmt::format("[{}] int32", t), t * 4, Role::kIndex,
+  // Per sequence (block tables, context lengths); with --draft each verified row's context
+  // too, written by spec_verify_attention for the combine.
+  const uint64_t batch = o_.batch;
+  tables_ = b.tensor("block_tables", dims(batch, attention.max_pages(), "int32"),
+                     batch * attention.max_pages() * 4, Role::kIndex, Fill::kBlockTables);
+  lens_ = b.tensor("context_lens", fmt::format("[{}] int32", batch), batch * 4, Role::kIndex,
                    Fill::kContextLens);
+  if (o_.draft > 0) {
+    row_lens_ = b.tensor("attention.row_lens", fmt::format("[{}] int32", t), t * 4, Role::kScratch);
+  }
   o_partial_ =
       b.tensor("attention.o_partial",
                fmt::format("[{}][{}][{}][{}] fp32", t, o_.heads, attention.splits(), kHeadDim),
@@ -150,11 +180,17 @@ void AttentionHalf::add_launches(PlanBuilder& b) const {
            {at(k_), at(v_), at(k_cache_), at(v_cache_), at(slots_)});
   if (o_.phase == Phase::kDecode) {
     const std::vector<std::string> values{u(t), u(o_.context), u(o_.kv_heads)};
-    b.launch(
-        "attention", da::kKernel, values,
-        {at(q_), at(k_cache_), at(v_cache_), at(tables_), at(lens_), at(o_partial_), at(lse_)});
+    if (o_.draft == 0) {
+      b.launch(
+          "attention", da::kKernel, values,
+          {at(q_), at(k_cache_), at(v_cache_), at(tables_), at(lens_), at(o_partial_), at(lse_)});
+    } else {
+      b.launch("attention", sv::kKernel, {u(o_.batch), u(o_.context), u(o_.draft), u(o_.kv_heads)},
+               {at(q_), at(k_cache_), at(v_cache_), at(tables_), at(lens_), at(o_partial_),
+                at(lse_), at(row_lens_)});
+    }
     b.launch("attention_combine", da::kCombineKernel, values,
-             {at(o_partial_), at(lse_), at(lens_), at(attn32_)});
+             {at(o_partial_), at(lse_), at(o_.draft == 0 ? lens_ : row_lens_), at(attn32_)});
     b.launch("attention_cast", cast, {u(t), u(q_dim)}, {at(attn32_), at(attn_)});
   } else {
     b.launch("attention", pa::kKernel,

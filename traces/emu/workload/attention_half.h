@@ -16,7 +16,7 @@ namespace sassim::emu::workload {
 // The checks of `o` for its phase (sassim::Error naming the option), before planning.
 void check_attention_options(const LayerOptions& o);
 
-// Token rows of a layer: batch (decode) or batch x context (prefill).
+// Token rows of a layer: batch x (draft + 1) (decode) or batch x context (prefill).
 uint32_t layer_tokens(const LayerOptions& o);
 
 class AttentionHalf {
@@ -41,6 +41,7 @@ class AttentionHalf {
   int x_ = -1, w_norm_ = -1, xn_ = -1, w_qkv_ = -1, qkv32_ = -1, q_ = -1, k_ = -1, v_ = -1;
   int positions_ = -1, cos_sin_ = -1, k_cache_ = -1, v_cache_ = -1, slots_ = -1;
   int tables_ = -1, lens_ = -1, o_partial_ = -1, lse_ = -1, attn32_ = -1;  // decode only
+  int row_lens_ = -1;                                                      // decode with --draft
   int attn_ = -1, w_o_ = -1, o32_ = -1, h_ = -1;
 };
 

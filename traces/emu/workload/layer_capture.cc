@@ -55,9 +55,7 @@ void fill(const LayerPlan& plan, const Tensor& t, std::vector<uint8_t>& bytes) {
       return;
     }
     case Fill::kPositions: {
-      std::vector<int32_t> v(lens.size());
-      for (size_t b = 0; b < v.size(); ++b) v[b] = lens[b] - 1;
-      put(bytes, v);
+      put(bytes, row_positions(o));
       return;
     }
     case Fill::kCosSin:
@@ -67,13 +65,15 @@ void fill(const LayerPlan& plan, const Tensor& t, std::vector<uint8_t>& bytes) {
                                                          .max_position = o.context}));
       return;
     case Fill::kSlots: {
-      // The new token of sequence b goes to position lens[b] - 1 of its pages.
+      // Row r of sequence b goes to its position in the sequence's pages.
       const std::vector<int32_t> tables = da::block_tables(attention);
-      std::vector<int64_t> v(lens.size());
-      for (size_t b = 0; b < v.size(); ++b) {
-        const uint32_t pos = static_cast<uint32_t>(lens[b] - 1);
+      const std::vector<int32_t> positions = row_positions(o);
+      std::vector<int64_t> v(positions.size());
+      for (uint32_t r = 0; r < v.size(); ++r) {
+        const auto pos = static_cast<uint32_t>(positions[r]);
+        const size_t b = r / (o.draft + 1);
         const int32_t page = tables[b * attention.max_pages() + pos / da::kPageSize];
-        v[b] = int64_t{page} * da::kPageSize + pos % da::kPageSize;
+        v[r] = int64_t{page} * da::kPageSize + pos % da::kPageSize;
       }
       put(bytes, v);
       return;

@@ -17,6 +17,7 @@
 #include "kernels/rmsnorm.h"
 #include "kernels/rope.h"
 #include "kernels/skinny_gemm.h"
+#include "kernels/spec_verify_attention.h"
 #include "kernels/swiglu.h"
 #include "kernels/values.h"
 #include "traces/emu/suite/compare.h"
@@ -27,6 +28,7 @@ namespace {
 
 namespace k = kernels;
 namespace da = kernels::decode_attention;
+namespace sv = kernels::spec_verify_attention;
 
 // The arguments of one launch as the reference reads them.
 class Args {
@@ -118,6 +120,33 @@ SuiteCheck check_gemm(const Args& a, std::string_view name, float (*to_float)(ui
                             checked)};
 }
 
+// A split kernel's o_partial (argument 5) and lse (6) against the reference's.
+SuiteCheck compare_partials(const Args& a, const da::Partials& want, std::string_view name) {
+  std::vector<float> got = a.now_as<float>(5), all = want.o;
+  const std::vector<float> got_lse = a.now_as<float>(6);
+  got.insert(got.end(), got_lse.begin(), got_lse.end());
+  all.insert(all.end(), want.lse.begin(), want.lse.end());
+  return compare_values(got, all, da::kRelTolerance, da::kAbsTolerance, name);
+}
+
+// spec_verify_attention: the rows' contexts exactly, then the partials.
+SuiteCheck check_verify(const Args& a) {
+  const auto p = sv::parse_problem(a.values());
+  if (a.input_as<int32_t>(4) != sv::context_lens(p) ||
+      a.input_as<int32_t>(3) != da::block_tables(p.cache())) {
+    return {false, fmt::format("{}: the block tables or context lengths in memory are not the "
+                               "problem's (kernels/decode_attention.h)",
+                               sv::kKernel)};
+  }
+  if (a.now_as<int32_t>(7) != sv::row_lens(p)) {
+    return {false, fmt::format("{}: row_lens are not each row's context", sv::kKernel)};
+  }
+  return compare_partials(a,
+                          sv::reference_partials(p, a.input_as<uint16_t>(0),
+                                                 a.input_as<uint16_t>(1), a.input_as<uint16_t>(2)),
+                          sv::kKernel);
+}
+
 }  // namespace
 
 SuiteCheck check_layer_launch(const PlannedLaunch& launch, const DeviceBuffers& memory,
@@ -172,29 +201,34 @@ SuiteCheck check_layer_launch(const PlannedLaunch& launch, const DeviceBuffers& 
     want.insert(want.end(), want_v.begin(), want_v.end());
     return compare_values(got, want, 0, 0, name);
   }
-  if (name == da::kKernel || name == da::kCombineKernel) {
+  if (name == da::kCombineKernel) {
+    // With --draft the combine's context lengths are the verified rows' (row_lens).
+    const auto p = da::parse_problem(a.values());
+    const std::vector<int32_t> lens = a.input_as<int32_t>(2);
+    if (lens != da::context_lens(p) && sv::draft_of_row_lens(p, lens) == 0) {
+      return {false, fmt::format("{}: the context lengths in memory are neither the problem's "
+                                 "nor a verification's rows' (kernels/decode_attention.h, "
+                                 "kernels/spec_verify_attention.h)",
+                                 name)};
+    }
+    const da::Partials partials{a.input_as<float>(0), a.input_as<float>(1)};
+    return compare_values(a.now_as<float>(3), sv::reference_combine_rows(p, partials, lens),
+                          da::kRelTolerance, da::kAbsTolerance, name);
+  }
+  if (name == sv::kKernel) return check_verify(a);
+  if (name == da::kKernel) {
     const auto p = da::parse_problem(a.values());
     // The references take the problem's block tables and context lengths: the layer
     // wrote those (layer_capture.cc); anything else is not what they would compute.
-    const size_t lens_arg = name == da::kKernel ? 4 : 2;
-    if (a.input_as<int32_t>(lens_arg) != da::context_lens(p) ||
-        (name == da::kKernel && a.input_as<int32_t>(3) != da::block_tables(p))) {
+    if (a.input_as<int32_t>(4) != da::context_lens(p) ||
+        a.input_as<int32_t>(3) != da::block_tables(p)) {
       return {false, fmt::format("{}: the block tables or context lengths in memory are not the "
                                  "problem's (kernels/decode_attention.h)",
                                  name)};
     }
-    if (name == da::kKernel) {
-      const da::Partials want = da::reference_partials(
-          p, a.input_as<uint16_t>(0), a.input_as<uint16_t>(1), a.input_as<uint16_t>(2));
-      std::vector<float> got = a.now_as<float>(5), all = want.o;
-      const std::vector<float> got_lse = a.now_as<float>(6);
-      got.insert(got.end(), got_lse.begin(), got_lse.end());
-      all.insert(all.end(), want.lse.begin(), want.lse.end());
-      return compare_values(got, all, da::kRelTolerance, da::kAbsTolerance, name);
-    }
-    const da::Partials partials{a.input_as<float>(0), a.input_as<float>(1)};
-    return compare_values(a.now_as<float>(3), da::reference_combine(p, partials), da::kRelTolerance,
-                          da::kAbsTolerance, name);
+    const da::Partials want = da::reference_partials(
+        p, a.input_as<uint16_t>(0), a.input_as<uint16_t>(1), a.input_as<uint16_t>(2));
+    return compare_partials(a, want, name);
   }
   if (name == k::swiglu::kKernel) {
     std::vector<uint16_t> out = a.input_as<uint16_t>(1);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "ground/error.h"
+#include "kernels/decode_attention.h"
 #include "kernels/gemm_epilogue.h"
 #include "kernels/rmsnorm.h"
 #include "kernels/swiglu.h"
@@ -13,6 +14,7 @@ namespace sassim::emu::workload {
 namespace {
 
 namespace k = kernels;
+namespace da = kernels::decode_attention;
 
 }  // namespace
 
@@ -26,6 +28,16 @@ uint64_t LayerPlan::total_bytes() const {
   uint64_t total = 0;
   for (const Tensor& t : tensors) total += t.bytes;
   return total;
+}
+
+std::vector<int32_t> row_positions(const LayerOptions& o) {
+  const std::vector<int32_t> lens =
+      da::context_lens(da::Problem{.batch = o.batch, .context = o.context, .kv_heads = o.kv_heads});
+  const uint32_t rows = o.draft + 1;
+  std::vector<int32_t> positions(size_t{o.batch} * rows);
+  for (size_t r = 0; r < positions.size(); ++r)
+    positions[r] = lens[r / rows] - static_cast<int32_t>(rows - r % rows);
+  return positions;
 }
 
 LayerPlan plan_dense_layer(const LayerOptions& o) {

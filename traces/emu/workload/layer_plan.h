@@ -31,6 +31,8 @@ struct LayerOptions {
   uint32_t batch = 1;       // sequences: one new token each (decode), or a prompt each (prefill)
   uint32_t context = 4096;  // decode: tokens the new one attends to, itself included (the
                             // longest); prefill: the prompt's length, every sequence's
+  uint32_t draft = 0;       // decode: draft tokens each sequence verifies (speculative
+                            // decoding), 0 to 15; 0: a plain decode step
   uint32_t hidden = 4096;
   uint32_t heads = 32;
   uint32_t kv_heads = 8;
@@ -53,9 +55,10 @@ enum class Fill {
   kBf16,         // BF16 multiples of 1/8 in [-1, 1] (kernels/values.h), stream `seed`
   kWeightBf16,   // a GEMM's weights: multiples of 1/8 in [-1, 1] times weight_scale, BF16
   kWeightFp16,   // the same values in FP16 (hgemm_mma's operand type)
-  kPositions,    // int32 [batch]: context_len - 1, the new token's position
+  kPositions,    // int32 [batch * (draft + 1)]: context_len - draft - 1 + i for row i of a
+                 // sequence (the new token's position, or the verified rows')
   kCosSin,       // rope's table [max_position][128] FP32
-  kSlots,        // int64 [batch]: the cache slot of the new token
+  kSlots,        // int64 [batch * (draft + 1)]: the cache slots of those positions
   kBlockTables,  // int32 [batch][max_pages]
   kContextLens,  // int32 [batch]
   // Prefill: every token of every prompt.
@@ -97,7 +100,8 @@ inline constexpr std::string_view kMoeLayer = "moe-layer";
 struct LayerPlan {
   std::string_view workload;  // kDenseLayer or kMoeLayer
   LayerOptions options;
-  uint32_t tokens = 0;       // rows the layer computes (decode: batch; prefill: batch x context)
+  uint32_t tokens = 0;       // rows the layer computes (decode: batch x (draft + 1); prefill:
+                             // batch x context)
   uint32_t padded_rows = 0;  // GEMM rows: tokens rounded up to the GEMM's rows (128 for the
                              // tiled GEMMs, 1, 2, 4 or 8 for skinny_gemm)
   std::vector<Tensor> tensors;
@@ -111,8 +115,17 @@ struct LayerPlan {
 // decoder layer (Llama style): RMSNorm, QKV GEMM, RoPE, KV append, decode attention and
 // its combine, output GEMM, residual add, RMSNorm, gate/up GEMM, SwiGLU, down GEMM,
 // residual add, with the BF16 epilogues the suite's FP32-output GEMMs need.
-// With o.phase == kPrefill, plan_dense_prefill.
+// With o.draft = K > 0 the step verifies K draft tokens per sequence (speculative
+// decoding): every GEMM, cast, norm, RoPE (positions context - K - 1 + i) and kv_append
+// (K + 1 new slots per sequence) takes batch x (K + 1) token rows, and the attention is
+// spec_verify_attention and decode_attention_combine over its rows.
+// With o.phase == kPrefill, plan_dense_prefill (sassim::Error naming --draft when o.draft > 0).
 LayerPlan plan_dense_layer(const LayerOptions& o);
+
+// The positions of a decode step's token rows: row i of sequence b's draft + 1 rows is
+// at context_b - draft - 1 + i (decode_attention::context_lens gives context_b; draft 0:
+// the new token's position, context_b - 1).
+std::vector<int32_t> row_positions(const LayerOptions& o);
 
 // A dense layer's prefill (prefill_plan.cc): every prompt token through the same steps,
 // the GEMMs on all of them, RoPE at positions 0 .. context - 1, every K/V row appended to
