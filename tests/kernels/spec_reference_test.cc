@@ -3,7 +3,9 @@
 // hides later draft tokens; spec_argmax and spec_accept on hand-made cases.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <stdexcept>
 #include <string_view>
 #include <vector>
@@ -65,8 +67,8 @@ TEST(SpecVerifyReference, TheLastRowIsDecodeAttention) {
   const uint32_t row = p.heads() * sv::kHeadDim;  // one row's query or output
   std::vector<uint16_t> last(size_t{p.batch} * row);
   for (uint32_t b = 0; b < p.batch; ++b) {
-    std::copy_n(in.q.begin() + (size_t{b} * p.rows() + p.draft) * row, row,
-                last.begin() + size_t{b} * row);
+    const auto from = static_cast<std::ptrdiff_t>((size_t{b} * p.rows() + p.draft) * row);
+    std::copy_n(in.q.begin() + from, row, last.begin() + static_cast<std::ptrdiff_t>(b * row));
   }
   const std::vector<float> decode = decode_attention::reference_naive(p.cache(), last, in.k, in.v);
   const std::vector<float> verify = sv::reference_naive(p, in.q, in.k, in.v);
@@ -90,7 +92,7 @@ TEST(SpecVerifyReference, TheCausalMaskHidesLaterDraftTokens) {
   const size_t row = size_t{p.heads()} * sv::kHeadDim;
   for (size_t i = 0; i < 2 * row; ++i) EXPECT_EQ(after[i], before[i]) << i;
   size_t moved = 0;
-  for (size_t i = 2 * row; i < 3 * row; ++i) moved += after[i] > before[i] ? 1U : 0U;
+  for (size_t i = 2 * row; i < 3 * row; ++i) moved += static_cast<size_t>(after[i] > before[i]);
   EXPECT_EQ(moved, row);
 }
 
