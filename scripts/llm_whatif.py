@@ -20,6 +20,8 @@ import subprocess
 import sys
 from collections import defaultdict
 
+import doc_section  # scripts/doc_section.py, beside this script
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DOCS = os.path.join(ROOT, "docs", "llm")
 LLM_MD = os.path.join(ROOT, "docs", "LLM.md")
@@ -211,18 +213,8 @@ def section():
 
 
 def doc(check):
-    text = open(LLM_MD).read()
-    if BEGIN not in text or END not in text:
-        sys.exit(f"{LLM_MD}: no {BEGIN} ... {END} markers")
-    head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1].lstrip("\n")
-    new = head + section() + tail
-    if check:
-        if new != text:
-            sys.exit(f"{LLM_MD}: the what-if section is not what scripts/llm_whatif.py doc "
-                     "writes from docs/llm/whatif_*.csv")
-        return
-    open(LLM_MD, "w").write(new)
+    if doc_section.write_or_check(LLM_MD, BEGIN, END, section(), check, "the what-if section"):
+        sys.exit(1)
 
 
 def main():

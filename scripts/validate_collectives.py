@@ -19,6 +19,8 @@ import os
 import subprocess
 import sys
 
+import doc_section  # scripts/doc_section.py, beside this script
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(REPO, "docs", "VALIDATION.md")
 CSV = os.path.join(REPO, "system", "validation", "nccl_tests_published.csv")
@@ -89,14 +91,6 @@ def section(sassim):
     return "\n".join(lines) + "\n"
 
 
-def doc_with(text, new):
-    if BEGIN in text:
-        a = text.index(BEGIN)
-        b = text.index(END) + len(END) + 1
-        return text[:a] + new + text[b:]
-    return text.rstrip("\n") + "\n\n" + new
-
-
 def main(argv):
     check = "--check" in argv
     markdown = "--markdown" in argv
@@ -107,19 +101,7 @@ def main(argv):
     if markdown:
         sys.stdout.write(new)
         return 0
-    with open(DOC) as f:
-        text = f.read()
-    if check:
-        if BEGIN not in text or text[text.index(BEGIN):text.index(END) + len(END) + 1] != new:
-            sys.stderr.write(f"{DOC}: the collectives section is not what "
-                             "scripts/validate_collectives.py gives now:\n" + new)
-            return 1
-        print("docs/VALIDATION.md collectives section is current")
-        return 0
-    with open(DOC, "w") as f:
-        f.write(doc_with(text, new))
-    print(f"wrote the collectives section of {DOC}")
-    return 0
+    return doc_section.write_or_check(DOC, BEGIN, END, new, check, "the collectives section")
 
 
 if __name__ == "__main__":
