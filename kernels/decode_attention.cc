@@ -7,46 +7,37 @@
 #include "kernels/values.h"
 
 namespace sassim::kernels::decode_attention {
-namespace {
 
-// Scores of query head `head` of sequence `seq` against tokens [begin, end), in the
-// exp2 domain, and the K/V values of a token.
-struct Sequence {
-  const Problem& p;
-  std::span<const uint16_t> q, k, v;
-  std::vector<int32_t> tables;
+size_t PagedReference::cache_row(uint32_t seq, uint32_t head, uint32_t token) const {
+  const auto page = static_cast<size_t>(tables[size_t{seq} * p.max_pages() + token / kPageSize]);
+  return ((page * p.kv_heads + head / kGroup) * kPageSize + token % kPageSize) * kHeadDim;
+}
 
-  size_t row(uint32_t seq, uint32_t head, uint32_t token) const {
-    const auto page = static_cast<size_t>(tables[size_t{seq} * p.max_pages() + token / kPageSize]);
-    return ((page * p.kv_heads + head / kGroup) * kPageSize + token % kPageSize) * kHeadDim;
-  }
-  double score(uint32_t seq, uint32_t head, uint32_t token) const {
-    const size_t qrow = (size_t{seq} * p.heads() + head) * kHeadDim;
-    const size_t krow = row(seq, head, token);
-    double dot = 0;
-    for (uint32_t d = 0; d < kHeadDim; ++d)
-      dot += double{bf16_to_float(q[qrow + d])} * bf16_to_float(k[krow + d]);
-    return dot / std::sqrt(double{kHeadDim}) * std::log2(std::exp(1.0));
-  }
-  // softmax over [begin, end) times V: the normalised output and the log2-sum-exp2.
-  double attend(uint32_t seq, uint32_t head, uint32_t begin, uint32_t end, double* out) const {
-    std::vector<double> s(end - begin);
-    for (uint32_t t = begin; t < end; ++t) s[t - begin] = score(seq, head, t);
-    const double m = *std::max_element(s.begin(), s.end());
-    double l = 0;
-    std::fill(out, out + kHeadDim, 0.0);
-    for (uint32_t t = begin; t < end; ++t) {
-      const double w = std::exp2(s[t - begin] - m);
-      l += w;
-      const size_t vrow = row(seq, head, t);
-      for (uint32_t d = 0; d < kHeadDim; ++d) out[d] += w * bf16_to_float(v[vrow + d]);
-    }
-    for (uint32_t d = 0; d < kHeadDim; ++d) out[d] /= l;
-    return m + std::log2(l);
-  }
-};
+double PagedReference::score(uint32_t row, uint32_t head, uint32_t token) const {
+  const size_t qrow = (size_t{row} * p.heads() + head) * kHeadDim;
+  const size_t krow = cache_row(row / rows_per_sequence, head, token);
+  double dot = 0;
+  for (uint32_t d = 0; d < kHeadDim; ++d)
+    dot += double{bf16_to_float(q[qrow + d])} * bf16_to_float(k[krow + d]);
+  return dot / std::sqrt(double{kHeadDim}) * std::log2(std::exp(1.0));
+}
 
-}  // namespace
+double PagedReference::attend(uint32_t row, uint32_t head, uint32_t begin, uint32_t end,
+                              double* out) const {
+  std::vector<double> s(end - begin);
+  for (uint32_t t = begin; t < end; ++t) s[t - begin] = score(row, head, t);
+  const double m = *std::max_element(s.begin(), s.end());
+  double l = 0;
+  std::fill(out, out + kHeadDim, 0.0);
+  for (uint32_t t = begin; t < end; ++t) {
+    const double w = std::exp2(s[t - begin] - m);
+    l += w;
+    const size_t vrow = cache_row(row / rows_per_sequence, head, t);
+    for (uint32_t d = 0; d < kHeadDim; ++d) out[d] += w * bf16_to_float(v[vrow + d]);
+  }
+  for (uint32_t d = 0; d < kHeadDim; ++d) out[d] /= l;
+  return m + std::log2(l);
+}
 
 Problem parse_problem(ParamValues values) {
   require_at_most(values, 3, kKernel);
@@ -81,7 +72,7 @@ uint64_t kv_bytes_read(const Problem& p) {
 
 Partials reference_partials(const Problem& p, std::span<const uint16_t> q,
                             std::span<const uint16_t> k_cache, std::span<const uint16_t> v_cache) {
-  const Sequence s{p, q, k_cache, v_cache, block_tables(p)};
+  const PagedReference s{p, q, k_cache, v_cache};
   const std::vector<int32_t> lens = context_lens(p);
   Partials out{std::vector<float>(partial_count(p) * kHeadDim),
                std::vector<float>(partial_count(p))};
@@ -127,7 +118,7 @@ std::vector<float> reference_combine(const Problem& p, const Partials& partials)
 std::vector<float> reference_naive(const Problem& p, std::span<const uint16_t> q,
                                    std::span<const uint16_t> k_cache,
                                    std::span<const uint16_t> v_cache) {
-  const Sequence s{p, q, k_cache, v_cache, block_tables(p)};
+  const PagedReference s{p, q, k_cache, v_cache};
   const std::vector<int32_t> lens = context_lens(p);
   std::vector<float> out(size_t{p.batch} * p.heads() * kHeadDim);
   double o[kHeadDim];

@@ -31,6 +31,7 @@
 // SASS: LDG.E.128.CONSTANT, LDS.128, FFMA, SHFL.BFLY, SHFL.IDX, FMNMX, MUFU.EX2, BAR.SYNC.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -105,6 +106,22 @@ std::vector<int32_t> block_tables(const Problem& p);
 
 // K/V bytes the decode kernel reads: every token of every context, K and V, all heads.
 uint64_t kv_bytes_read(const Problem& p);
+
+// The references' view of the paged cache: query row `row` (rows_per_sequence rows per
+// sequence, row / rows_per_sequence its sequence) against its sequence's tokens, in double.
+struct PagedReference {
+  const Problem& p;  // the cache's sequences and pages
+  std::span<const uint16_t> q, k, v;
+  uint32_t rows_per_sequence = 1;
+  std::vector<int32_t> tables = block_tables(p);
+
+  // Offset of a token's K/V row (head dimension 128) of head `head`'s KV head.
+  size_t cache_row(uint32_t seq, uint32_t head, uint32_t token) const;
+  // The scaled score of row `row`'s head against a token, in the exp2 domain.
+  double score(uint32_t row, uint32_t head, uint32_t token) const;
+  // softmax over [begin, end) times V: the normalised output and the log2-sum-exp2.
+  double attend(uint32_t row, uint32_t head, uint32_t begin, uint32_t end, double* out) const;
+};
 
 struct Partials {
   std::vector<float> o;    // [batch][heads][splits][128]; splits past a context are 0

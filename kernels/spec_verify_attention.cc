@@ -8,48 +8,6 @@
 #include "kernels/values.h"
 
 namespace sassim::kernels::spec_verify_attention {
-namespace {
-
-// The cache seen by the query rows: the score of row (seq, i)'s head against a token,
-// and softmax times V over a range of tokens.
-struct Rows {
-  const Problem& p;
-  std::span<const uint16_t> q, k, v;
-  std::vector<int32_t> tables = da::block_tables(p.cache());
-
-  size_t cache_row(uint32_t seq, uint32_t head, uint32_t token) const {
-    const size_t at = size_t{seq} * p.cache().max_pages() + token / da::kPageSize;
-    const auto page = static_cast<size_t>(tables[at]);
-    return ((page * p.kv_heads + head / da::kGroup) * da::kPageSize + token % da::kPageSize) *
-           kHeadDim;
-  }
-  double score(uint32_t seq_row, uint32_t head, uint32_t token) const {
-    const size_t qrow = (size_t{seq_row} * p.heads() + head) * kHeadDim;
-    const size_t krow = cache_row(seq_row / p.rows(), head, token);
-    double dot = 0;
-    for (uint32_t d = 0; d < kHeadDim; ++d)
-      dot += double{bf16_to_float(q[qrow + d])} * bf16_to_float(k[krow + d]);
-    return dot / std::sqrt(double{kHeadDim}) * std::log2(std::exp(1.0));
-  }
-  // The normalised output over [begin, end) and its log2-sum-exp2.
-  double attend(uint32_t seq_row, uint32_t head, uint32_t begin, uint32_t end, double* out) const {
-    std::vector<double> s(end - begin);
-    for (uint32_t t = begin; t < end; ++t) s[t - begin] = score(seq_row, head, t);
-    const double m = *std::max_element(s.begin(), s.end());
-    double l = 0;
-    std::fill(out, out + kHeadDim, 0.0);
-    for (uint32_t t = begin; t < end; ++t) {
-      const double w = std::exp2(s[t - begin] - m);
-      l += w;
-      const size_t vrow = cache_row(seq_row / p.rows(), head, t);
-      for (uint32_t d = 0; d < kHeadDim; ++d) out[d] += w * bf16_to_float(v[vrow + d]);
-    }
-    for (uint32_t d = 0; d < kHeadDim; ++d) out[d] /= l;
-    return m + std::log2(l);
-  }
-};
-
-}  // namespace
 
 Problem parse_problem(ParamValues values) {
   require_at_most(values, 4, kKernel);
@@ -87,7 +45,8 @@ std::vector<int32_t> row_lens(const Problem& p) {
 da::Partials reference_partials(const Problem& p, std::span<const uint16_t> q,
                                 std::span<const uint16_t> k_cache,
                                 std::span<const uint16_t> v_cache) {
-  const Rows r{p, q, k_cache, v_cache};
+  const da::Problem cache = p.cache();
+  const da::PagedReference r{cache, q, k_cache, v_cache, p.rows()};
   const std::vector<int32_t> lens = row_lens(p);
   da::Partials out{std::vector<float>(partial_count(p) * kHeadDim),
                    std::vector<float>(partial_count(p))};
@@ -150,7 +109,8 @@ uint32_t draft_of_row_lens(const da::Problem& rows, std::span<const int32_t> len
 std::vector<float> reference_naive(const Problem& p, std::span<const uint16_t> q,
                                    std::span<const uint16_t> k_cache,
                                    std::span<const uint16_t> v_cache) {
-  const Rows r{p, q, k_cache, v_cache};
+  const da::Problem cache = p.cache();
+  const da::PagedReference r{cache, q, k_cache, v_cache, p.rows()};
   const std::vector<int32_t> lens = row_lens(p);
   std::vector<float> out(size_t{p.batch} * p.rows() * p.heads() * kHeadDim);
   double o[kHeadDim];
