@@ -80,18 +80,7 @@ TEST_P(LayerCapture, ChecksPassAndTensorsAreShared) {
   }
 
   // Each launch touches exactly the tensors it is bound to, at their addresses.
-  const std::vector<uint64_t> base = tensor_addresses(plan);
-  for (size_t i = 0; i < plan.launches.size(); ++i) {
-    const PlannedLaunch& l = plan.launches[i];
-    SCOPED_TRACE(l.step);
-    std::set<int> bound;
-    for (const Binding& b : l.bindings)
-      if (b.tensor >= 0) bound.insert(b.tensor);
-    uint64_t outside = 0;
-    const auto file = options.trace_folder / ("kernel-" + std::to_string(i + 1) + ".traceg");
-    EXPECT_EQ(touched(file, base, plan, outside), bound);
-    EXPECT_EQ(outside, 0U);
-  }
+  expect_launches_touch_their_tensors(plan, options.trace_folder);
 
   // The reader and the timing model take the folder as 18 launches on stream 0.
   auto workload = traces::open_accelsim_workload(options.trace_folder);

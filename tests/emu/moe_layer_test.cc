@@ -211,17 +211,7 @@ TEST_P(MoeLayerCapture, EveryLaunchChecksAndReplays) {
     }
     // Each launch touches exactly the tensors it is bound to (the grouped GEMMs' skipped
     // tiles read nothing but the total).
-    const std::vector<uint64_t> base = tensor_addresses(plan);
-    for (size_t i = 0; i < plan.launches.size(); ++i) {
-      SCOPED_TRACE(plan.launches[i].step);
-      std::set<int> bound_tensors;
-      for (const Binding& b : plan.launches[i].bindings)
-        if (b.tensor >= 0) bound_tensors.insert(b.tensor);
-      uint64_t outside = 0;
-      const auto file = options.trace_folder / ("kernel-" + std::to_string(i + 1) + ".traceg");
-      EXPECT_EQ(touched(file, base, plan, outside), bound_tensors);
-      EXPECT_EQ(outside, 0U);
-    }
+    expect_launches_touch_their_tensors(plan, options.trace_folder);
     auto workload = traces::open_accelsim_workload(options.trace_folder);
     sim::Gpu gpu(config::load_config(sm >= 90 ? "h200" : "a100", {}));
     const auto results = gpu.run(*workload);

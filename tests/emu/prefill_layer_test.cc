@@ -92,18 +92,7 @@ TEST_P(PrefillLayerCapture, ChecksPassAndTensorsAreShared) {
     SCOPED_TRACE(plan.launches[i].step);
     EXPECT_NE(reports[i].check.find(" values "), std::string::npos) << reports[i].check;
   }
-  const std::vector<uint64_t> base = tensor_addresses(plan);
-  for (size_t i = 0; i < plan.launches.size(); ++i) {
-    const PlannedLaunch& l = plan.launches[i];
-    SCOPED_TRACE(l.step);
-    std::set<int> bound;
-    for (const Binding& b : l.bindings)
-      if (b.tensor >= 0) bound.insert(b.tensor);
-    uint64_t outside = 0;
-    const auto file = options.trace_folder / ("kernel-" + std::to_string(i + 1) + ".traceg");
-    EXPECT_EQ(touched(file, base, plan, outside), bound);
-    EXPECT_EQ(outside, 0U);
-  }
+  expect_launches_touch_their_tensors(plan, options.trace_folder);
   // The captured folder replays as one workload, instruction for instruction.
   auto workload = traces::open_accelsim_workload(options.trace_folder);
   sim::Gpu gpu(config::load_config(sm >= 90 ? "h200" : "a100", {}));

@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "traces/emu/state.h"
+#include "traces/emu/workload/layer_capture.h"
 #include "traces/emu/workload/layer_plan.h"
 
 namespace sassim::emu::workload {
@@ -42,6 +45,23 @@ inline std::set<int> touched(const std::filesystem::path& file, const std::vecto
     }
   }
   return tensors;
+}
+
+// Each launch of `plan` (kernel-N.traceg in `folder`, N from 1) touches exactly the tensors
+// it is bound to, and no address outside the layer's tensors.
+inline void expect_launches_touch_their_tensors(const LayerPlan& plan,
+                                                const std::filesystem::path& folder) {
+  const std::vector<uint64_t> base = tensor_addresses(plan);
+  for (size_t i = 0; i < plan.launches.size(); ++i) {
+    SCOPED_TRACE(plan.launches[i].step);
+    std::set<int> bound;
+    for (const Binding& b : plan.launches[i].bindings)
+      if (b.tensor >= 0) bound.insert(b.tensor);
+    uint64_t outside = 0;
+    const auto file = folder / ("kernel-" + std::to_string(i + 1) + ".traceg");
+    EXPECT_EQ(touched(file, base, plan, outside), bound);
+    EXPECT_EQ(outside, 0U);
+  }
 }
 
 }  // namespace sassim::emu::workload
