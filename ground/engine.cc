@@ -143,6 +143,10 @@ void Engine::advance_to(Picos t) {
 }
 
 void Engine::run_until(const std::function<bool()>& done) {
+  run_until(done, kNever);
+}
+
+bool Engine::run_until(const std::function<bool()>& done, Picos limit) {
   last_progress_ps_ = std::max(last_progress_ps_, now_);
   mark_all_changed();
   while (!done()) {
@@ -151,6 +155,12 @@ void Engine::run_until(const std::function<bool()>& done) {
       throw Error(fmt::format(
           "simulation stalled at {} ps: no unit can make progress but the work is not done\n{}",
           now_, dump_state()));
+    }
+    if (t > limit) {
+      // Idle until the limit: the units' events stay where they are.
+      now_ = std::max(now_, limit);
+      for (Domain& d : domains_) d.cycle = std::max(d.cycle, now_ / d.clock.period_ps);
+      return false;
     }
     now_ = t;
     bool progress = false;
@@ -169,6 +179,7 @@ void Engine::run_until(const std::function<bool()>& done) {
                               dump_state()));
     }
   }
+  return true;
 }
 
 bool Engine::tick_domain(Domain& d, Picos t) {

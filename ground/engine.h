@@ -63,6 +63,9 @@ class Engine {
   // with every unit's state when no unit progresses for the deadlock limit, or when
   // nothing can ever progress while done() is still false.
   void run_until(const std::function<bool()>& done);
+  // The same, but stops before any step after `limit`: returns false with time moved to
+  // `limit` when the next step would come later and done() is still false.
+  bool run_until(const std::function<bool()>& done, Picos limit);
   // Moves time forward to at least t without ticking anything (nothing was pending).
   void advance_to(Picos t);
   // Every unit's state, for error reports.

@@ -13,6 +13,7 @@
 #include "configs/sassim_config.pb.h"
 #include "ground/engine.h"
 #include "memsys/memory_system.h"
+#include "sim/collective_port.h"
 #include "sim/cta_scheduler.h"
 #include "sim/kernel_result.h"
 #include "sim/kernel_sampler.h"
@@ -62,6 +63,10 @@ class Gpu {
   // default); the sampler's launches must be the workload's. Estimated launches start
   // when nothing else runs and take the GPU for their estimated cycles.
   void set_sampler(KernelSampler* sampler) { sampler_ = sampler; }
+  // The collectives of a multi-GPU rank's trace (sim/collective_port.h; null: none
+  // allowed, the default). Not with kernel sampling.
+  void set_collective_port(CollectivePort* port) { port_ = port; }
+
   // Sampling within kernels (sim/cta_sampler.h) for launches of run() that start with
   // nothing else running and have no clusters.
   void set_cta_sampling(bool on) { cta_sampling_ = on; }
@@ -80,6 +85,8 @@ class Gpu {
   StatsSnapshot snapshot() const;
   const std::shared_ptr<const StatsSchema>& stats_schema() const { return stats_schema_; }
   std::uint64_t core_cycle() const { return engine_.cycle(ClockDomain::kCore); }
+  Picos now() const { return engine_.now(); }
+  Picos core_period_ps() const { return engine_.clock(ClockDomain::kCore).period_ps; }
   const config::GpuConfig& config() const { return config_; }
 
  private:
@@ -95,8 +102,10 @@ class Gpu {
   // Runs the engine until one of the running launches finishes; returns them.
   void declare_wakes(const std::vector<Sm*>& sms);
   ProgressEvent progress_event(const Launch* current) const;  // current: null between kernels
+  // Or, with a limit, until time reaches it (nothing finished then).
   void run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
-                              std::vector<std::unique_ptr<Launch>>& finished_launches);
+                              std::vector<std::unique_ptr<Launch>>& finished_launches,
+                              Picos limit = kNever);
 
   config::GpuConfig config_;
   Engine engine_;
@@ -117,6 +126,7 @@ class Gpu {
   std::uint64_t kernels_done_ = 0;
   std::vector<traces::sass::Listing> listings_;
   KernelSampler* sampler_ = nullptr;
+  CollectivePort* port_ = nullptr;
   bool cta_sampling_ = false;
 };
 

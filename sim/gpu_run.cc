@@ -1,7 +1,8 @@
 // The GPU's workloads (sim/gpu.h): launches start in stream order when their
 // dependencies are done, up to simulation.max_concurrent_kernels at once; memory copies
 // wait for everything before them; kernel sampling (sim/kernel_sampler.h) estimates
-// some launches instead of running them.
+// some launches instead of running them; collectives (sim/gpu_collectives.h) wait for
+// the other GPUs of a multi-GPU run.
 #include <optional>
 #include <utility>
 
@@ -9,34 +10,39 @@
 
 #include "ground/error.h"
 #include "sim/gpu.h"
+#include "sim/gpu_collectives.h"
 #include "sim/gpu_launch.h"
 #include "sim/launch_graph.h"
 
 namespace sassim::sim {
 
 void Gpu::run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
-                                 std::vector<std::unique_ptr<Launch>>& finished_launches) {
+                                 std::vector<std::unique_ptr<Launch>>& finished_launches,
+                                 Picos limit) {
   std::uint64_t steps = 0;
-  engine_.run_until([&] {
-    if ((++steps & 0x3ff) == 0) {
-      if (stop_ && stop_()) {
-        stopped_ = true;
-        return true;
-      }
-      if (progress_) progress_(progress_event(running.front().get()));
-    }
-    for (const auto& launch : running) {
-      if (launch->cta_sampler) {
-        launch->cta_sampler->observe(launch->progress.ctas_retired.load(std::memory_order_relaxed),
-                                     core_cycle(), [&] { return snapshot(); });
-      }
-    }
-    for (const auto& launch : running) {
-      if (finished(*launch, running.size())) return true;
-    }
-    return false;
-  });
-  if (stopped_) return;
+  const bool reached = engine_.run_until(
+      [&] {
+        if ((++steps & 0x3ff) == 0) {
+          if (stop_ && stop_()) {
+            stopped_ = true;
+            return true;
+          }
+          if (progress_) progress_(progress_event(running.front().get()));
+        }
+        for (const auto& launch : running) {
+          if (launch->cta_sampler) {
+            launch->cta_sampler->observe(
+                launch->progress.ctas_retired.load(std::memory_order_relaxed), core_cycle(),
+                [&] { return snapshot(); });
+          }
+        }
+        for (const auto& launch : running) {
+          if (finished(*launch, running.size())) return true;
+        }
+        return false;
+      },
+      limit);
+  if (stopped_ || !reached) return;
   // Every launch that is done at this cycle finishes now, in launch order.
   const std::size_t count = running.size();
   for (auto it = running.begin(); it != running.end();) {
@@ -86,6 +92,28 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
   std::optional<traces::MemcpyHtoD> held_copy;  // waits for every launch before it
   bool end_of_trace = false;
   const std::size_t max_running = config_.simulation().max_concurrent_kernels();
+  if (port_ != nullptr && sampler_ != nullptr) {
+    throw Error("kernel sampling cannot run with the collectives of a multi-GPU system");
+  }
+  GpuCollectives collectives(port_);
+  auto finish_done = [&] {
+    for (auto& launch : done) {
+      graph.mark_done(launch->order);
+      results[launch->order] = finish(*launch);
+      if (sampler_ != nullptr) sampler_->record(launch->order, *results[launch->order]);
+      if (progress_) progress_(progress_event(nullptr));
+    }
+    done.clear();
+  };
+  // Moves time to t, stopping at every sync time on the way (a collective that ends
+  // before t is seen ended at t: this is the launch latency's gap).
+  auto advance_to = [&](Picos t) {
+    for (Picos s = collectives.next_sync(); s <= t; s = collectives.next_sync()) {
+      engine_.advance_to(s);
+      collectives.sync_if_due(s, running.empty());
+    }
+    engine_.advance_to(t);
+  };
 
   while (!stopped_) {
     if (stop_ && stop_()) {
@@ -99,8 +127,13 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
         end_of_trace = true;
         break;
       }
+      if (auto* collective = std::get_if<traces::CollectiveCommand>(&*command)) {
+        collectives.add(graph.add_launch(collective->stream), *collective);
+        results.emplace_back();
+        continue;
+      }
       if (auto* copy = std::get_if<traces::MemcpyHtoD>(&*command)) {
-        if (pending.empty() && running.empty()) {
+        if (pending.empty() && running.empty() && !collectives.outstanding()) {
           memcpy_to_device(copy->address, copy->bytes);
         } else {
           held_copy = *copy;
@@ -133,8 +166,7 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
       }
       if (running.empty() && kernels_done_ > 0) {
         const Clock core = engine_.clock(ClockDomain::kCore);
-        engine_.advance_to(engine_.now() +
-                           core.edge(config_.simulation().kernel_launch_latency_cycles()));
+        advance_to(engine_.now() + core.edge(config_.simulation().kernel_launch_latency_cycles()));
       }
       if (estimated) {
         const std::size_t order = (*it)->order;
@@ -156,6 +188,23 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
       running.push_back(std::move(*it));
       it = pending.erase(it);
     }
+    collectives.start_ready(graph, engine_.now());
+    if (collectives.finish_ended(graph, engine_.now()) > 0) continue;
+    if (port_ != nullptr && (!running.empty() || collectives.outstanding())) {
+      // A rank of a multi-GPU run: on to the next sync or known end, where the GPUs learn
+      // which collectives end.
+      const Picos until = collectives.next_stop();
+      const bool idle = running.empty();
+      if (idle) {
+        engine_.advance_to(until);
+      } else {
+        run_until_one_finishes(running, done, until);
+        if (stopped_) break;
+      }
+      collectives.sync_if_due(engine_.now(), idle);
+      finish_done();
+      continue;
+    }
     if (running.empty()) {
       if (!pending.empty()) {
         throw Error("internal: kernel launches wait on each other with nothing running");
@@ -170,13 +219,7 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
     }
     run_until_one_finishes(running, done);
     if (stopped_) break;
-    for (auto& launch : done) {
-      graph.mark_done(launch->order);
-      results[launch->order] = finish(*launch);
-      if (sampler_ != nullptr) sampler_->record(launch->order, *results[launch->order]);
-      if (progress_) progress_(progress_event(nullptr));
-    }
-    done.clear();
+    finish_done();
   }
   progress_ = {};
   stop_ = {};

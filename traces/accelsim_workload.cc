@@ -18,6 +18,7 @@ class AccelsimWorkload final : public Workload {
                    std::shared_ptr<TraceStore> store)
       : list_(std::move(list)), entries_(std::move(entries)), store_(std::move(store)) {
     for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (std::holds_alternative<CollectiveCommand>(entries_[i])) ++collectives_;
       if (std::holds_alternative<KernelFile>(entries_[i])) {
         ++kernels_;
         if (first_kernel_ == entries_.size()) first_kernel_ = i;
@@ -29,6 +30,7 @@ class AccelsimWorkload final : public Workload {
     if (next_ >= entries_.size()) return std::nullopt;
     const std::size_t i = next_++;
     if (const auto* copy = std::get_if<MemcpyHtoD>(&entries_[i])) return *copy;
+    if (const auto* collective = std::get_if<CollectiveCommand>(&entries_[i])) return *collective;
     if (i == first_kernel_ && first_) return KernelLaunch{std::move(first_)};
     auto kernel = open_accelsim_kernel(std::get<KernelFile>(entries_[i]).path, store_);
     if (i == first_kernel_) first_info_ = kernel->info();
@@ -44,10 +46,12 @@ class AccelsimWorkload final : public Workload {
   }
 
   std::optional<std::size_t> kernel_count() const override { return kernels_; }
+  std::size_t collective_count() const override { return collectives_; }
 
   std::string description() const override {
-    return fmt::format("Accel-Sim trace {} ({} kernels, {} memory copies)", list_.string(),
-                       kernels_, entries_.size() - kernels_);
+    return fmt::format("Accel-Sim trace {} ({} kernels, {} memory copies{})", list_.string(),
+                       kernels_, entries_.size() - kernels_ - collectives_,
+                       collectives_ == 0 ? "" : fmt::format(", {} collectives", collectives_));
   }
 
  private:
@@ -56,6 +60,7 @@ class AccelsimWorkload final : public Workload {
   std::shared_ptr<TraceStore> store_;
   std::size_t next_ = 0;
   std::size_t kernels_ = 0;
+  std::size_t collectives_ = 0;
   std::size_t first_kernel_ = entries_.size();
   std::unique_ptr<KernelTrace> first_;  // opened by first_kernel_info()
   std::optional<KernelInfo> first_info_;

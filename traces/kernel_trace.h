@@ -13,6 +13,7 @@
 
 #include "isa/arch.h"
 #include "isa/instruction.h"
+#include "traces/collective_line.h"
 #include "traces/warp_stream.h"
 
 namespace sassim::traces {
@@ -119,7 +120,9 @@ struct KernelLaunch {
   std::unique_ptr<KernelTrace> kernel;
 };
 
-using Command = std::variant<MemcpyHtoD, KernelLaunch>;
+// A collective among the GPUs of a multi-GPU system (traces/collective_line.h): ordered
+// with the kernels of its stream; only a system run (multigpu/) can time it.
+using Command = std::variant<MemcpyHtoD, KernelLaunch, CollectiveCommand>;
 
 // A workload: commands in launch order.
 class Workload {
@@ -131,6 +134,8 @@ class Workload {
   virtual std::string description() const = 0;
   // Kernel launches in the whole workload, when known before reading them (progress).
   virtual std::optional<std::size_t> kernel_count() const { return std::nullopt; }
+  // Collectives of a multi-GPU rank's trace (traces/collective_line.h) in the workload.
+  virtual std::size_t collective_count() const { return 0; }
 };
 
 }  // namespace sassim::traces

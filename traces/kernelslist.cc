@@ -55,9 +55,13 @@ std::vector<ListEntry> read_kernelslist(const std::filesystem::path& list) {
       entries.emplace_back(parse_memcpy(line, *lines));
       continue;
     }
+    if (line.starts_with(kCollectivePrefix)) {
+      entries.emplace_back(parse_collective_line(line, lines->name(), lines->line_number()));
+      continue;
+    }
     if (!is_file_name(line)) {
-      throw_at(*lines, fmt::format("'{}': expected 'MemcpyHtoD,<hex address>,<bytes>' or a "
-                                   "kernel trace file name",
+      throw_at(*lines, fmt::format("'{}': expected 'MemcpyHtoD,<hex address>,<bytes>', "
+                                   "'Collective,...' or a kernel trace file name",
                                    excerpt(line)));
     }
     std::filesystem::path named = folder / std::string(line);

@@ -1,7 +1,8 @@
 #pragma once
 // kernelslist.g: the command list of an Accel-Sim trace folder. Each non-blank line is
-// either "MemcpyHtoD,<hex address>,<bytes>" or the name of a kernel trace file relative
-// to the list's folder.
+// "MemcpyHtoD,<hex address>,<bytes>", a collective of a multi-GPU rank
+// ("Collective,...": traces/collective_line.h) or the name of a kernel trace file
+// relative to the list's folder.
 #include <cstdint>
 #include <filesystem>
 #include <variant>
@@ -16,7 +17,7 @@ struct KernelFile {
   std::uint64_t list_line = 0;
 };
 
-using ListEntry = std::variant<MemcpyHtoD, KernelFile>;
+using ListEntry = std::variant<MemcpyHtoD, KernelFile, CollectiveCommand>;
 
 // Reads and checks the whole list, including that every kernel file exists. Throws
 // sassim::Error naming the list file and line.

@@ -1,6 +1,5 @@
 // `sassim run TRACE [--config PRESET|FILE] [--set PATH=VALUE]... [--sass LISTING]...
 // [--out FILE.h5] [--threads N] [--format table|json|csv]`
-#include <signal.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -19,12 +18,14 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "configs/config_loader.h"
 #include "configs/derived.h"
 #include "configs/peaks.h"
 #include "ground/error.h"
 #include "isa/arch.h"
+#include "multigpu/ranks_file.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/listing_match.h"
 #include "sim/cli/output_check.h"
@@ -32,12 +33,15 @@
 #include "sim/cli/paths.h"
 #include "sim/cli/progress.h"
 #include "sim/cli/run_output.h"
+#include "sim/cli/run_system.h"
+#include "sim/cli/stop_signals.h"
 #include "sim/gpu.h"
 #include "sim/hdf5_writer.h"
 #include "sim/kernel_sampler.h"
 #include "sim/report.h"
 #include "sim/sampling_report.h"
 #include "sim/workload_report.h"
+#include "system/system_config_loader.h"
 #include "traces/accelsim_reader.h"
 #include "traces/sass/listing.h"
 #include "traces/tokens.h"
@@ -46,39 +50,6 @@
 
 namespace sassim::cli {
 namespace {
-
-// The signal that asked the run to stop (SIGINT, SIGTERM), 0 while none has. A signal
-// handler can only set a flag of this type; the run polls it.
-volatile std::sig_atomic_t g_stop_signal = 0;
-
-extern "C" void request_stop(int signal) {
-  g_stop_signal = signal;
-}
-
-// While alive, SIGINT and SIGTERM ask the run to stop instead of killing the process; a
-// second signal kills it as usual.
-class StopOnSignals {
- public:
-  StopOnSignals() {
-    g_stop_signal = 0;
-    struct sigaction action {};
-    action.sa_handler = request_stop;
-    action.sa_flags = static_cast<int>(SA_RESETHAND);
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~StopOnSignals() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  StopOnSignals(const StopOnSignals&) = delete;
-  StopOnSignals& operator=(const StopOnSignals&) = delete;
-
- private:
-  struct sigaction old_int_ {
-  }, old_term_{};
-};
 
 struct RunOptions {
   std::string trace;
@@ -90,6 +61,7 @@ struct RunOptions {
   unsigned progress_every = 30;  // seconds between progress lines when stderr is no terminal
   bool quiet = false;
   std::string sample = "off";  // sampling: off | kernels | ctas | all
+  std::string system;          // a multi-GPU system preset or file
   Format format = Format::kTable;
 };
 
@@ -139,12 +111,42 @@ void warn_on_other_arch(traces::Workload& workload, const std::string& trace,
              gpu_config.arch(), gpu_config.name());
 }
 
+// A multi-GPU trace folder (a ranks.g) on a system: the options that apply to it checked.
+void run_on_system(const RunOptions& options, const std::string& trace) {
+  if (options.system.empty()) {
+    throw Error(
+        fmt::format("{}: a multi-GPU trace (it holds a ranks.g): give --system PRESET or "
+                    "FILE (presets: {})",
+                    trace, fmt::join(system::system_preset_names(), ", ")));
+  }
+  if (!multigpu::is_system_trace(trace)) {
+    throw Error(
+        fmt::format("{}: --system replays a multi-GPU trace folder, one holding a ranks.g "
+                    "(docs/MULTIGPU.md); this holds none",
+                    trace));
+  }
+  auto refuse = [](bool given, std::string_view option, std::string_view why) {
+    if (given) throw Error(fmt::format("{} with --system: {}", option, why));
+  };
+  refuse(!options.config.empty(), "--config",
+         "the system names its GPUs' preset (gpu_preset); change them with --set");
+  refuse(options.sample != "off", "--sample", "sampling cannot run with collectives");
+  refuse(!options.listings.empty(), "--sass", "each rank folder's kept listings are used");
+  refuse(options.format != Format::kTable, "--format", "only the table is written");
+  run_system_trace(
+      {trace, options.system, options.overrides, options.out, host_threads(options.threads)});
+}
+
 void run(const RunOptions& options) {
+  const std::string trace = options.trace.empty() ? default_trace().string() : options.trace;
+  if (!options.system.empty() || multigpu::is_system_trace(trace)) {
+    run_on_system(options, trace);
+    return;
+  }
   if (!options.out.empty()) check_results_path(options.out);
   const unsigned threads = host_threads(options.threads);
   // Notes for people: on stdout beside the table, on stderr when stdout is json or csv.
   std::FILE* notes = options.format == Format::kTable ? stdout : stderr;
-  const std::string trace = options.trace.empty() ? default_trace().string() : options.trace;
   std::vector<traces::sass::Listing> listings;
   for (const std::string& file : options.listings) {
     listings.push_back(traces::sass::read_listing(file));
@@ -159,6 +161,12 @@ void run(const RunOptions& options) {
                file.string(), listings.back().functions.size());
   }
   auto workload = traces::open_accelsim_workload(trace);
+  if (workload->collective_count() > 0) {
+    throw Error(
+        fmt::format("{}: {} collective(s): the trace is one rank of a multi-GPU trace; "
+                    "replay the folder holding its ranks.g with --system PRESET",
+                    trace, workload->collective_count()));
+  }
   const std::optional<traces::WorkloadInfo> layer = traces::read_workload_info(trace);
   std::string config_name = options.config;
   if (config_name.empty()) {
@@ -193,19 +201,19 @@ void run(const RunOptions& options) {
   }
   std::vector<sim::KernelResult> results;
   const std::optional<std::size_t> kernels_total = workload->kernel_count();
-  int stop_signal = 0;
+  int stopped_by = 0;
   {
     const StopOnSignals signals;
     Progress progress(Progress::mode_for_stderr(!options.quiet),
                       std::chrono::seconds(options.progress_every));
     results = gpu.run(
         *workload, [&](const sim::ProgressEvent& e) { progress.update(e); },
-        [] { return g_stop_signal != 0; });
-    stop_signal = gpu.stopped() ? static_cast<int>(g_stop_signal) : 0;
+        [] { return cli::stop_signal() != 0; });
+    stopped_by = gpu.stopped() ? cli::stop_signal() : 0;
   }
-  if (stop_signal != 0) {
+  if (stopped_by != 0) {
     fmt::print(stderr, "sassim: stopped by {} after {}{} kernels{}\n",
-               stop_signal == SIGINT ? "SIGINT" : "SIGTERM", results.size(),
+               stopped_by == SIGINT ? "SIGINT" : "SIGTERM", results.size(),
                kernels_total ? fmt::format(" of {}", *kernels_total) : "",
                options.out.empty()
                    ? ""
@@ -215,9 +223,9 @@ void run(const RunOptions& options) {
   const double total_ci = sim::total_ci95_pct(results, sampler.get());
   std::exception_ptr print_error;
   try {
-    RunHeader header{trace, config_name, stop_signal != 0, std::nullopt};
+    RunHeader header{trace, config_name, stopped_by != 0, std::nullopt};
     // A workload's figures per token, from a whole replay only.
-    if (layer && stop_signal == 0)
+    if (layer && stopped_by == 0)
       header.workload = {*layer, sim::workload_figures(*layer, results)};
     print_results(options, header, results);
     if (header.workload)
@@ -234,18 +242,18 @@ void run(const RunOptions& options) {
                       config_name,
                       config::to_text(gpu_config),
                       gpu_config.num_sms(),
-                      stop_signal != 0,
+                      stopped_by != 0,
                       options.sample,
                       total_ci,
                       config::gpu_peaks(gpu_config)};
     sim::write_hdf5(options.out, info, results);
     if (!print_error) {
       fmt::print(notes, "results written to {}{}\n", options.out,
-                 stop_signal != 0 ? " (partial)" : "");
+                 stopped_by != 0 ? " (partial)" : "");
     }
   }
   if (print_error) std::rethrow_exception(print_error);
-  if (stop_signal != 0) throw ExitStatus{128 + stop_signal};
+  if (stopped_by != 0) throw ExitStatus{128 + stopped_by};
 }
 
 }  // namespace
@@ -270,7 +278,11 @@ void add_run_command(CLI::App& app) {
                   "of its functions issue by its control bits (repeatable)")
       ->type_name("LISTING")
       ->allow_extra_args(false);
-  cmd->add_option("-o,--out", options->out, "write results to this HDF5 file");
+  cmd->add_option("-o,--out", options->out,
+                  "write results to this HDF5 file (with --system: OUT.rankR.h5 a distinct trace)");
+  cmd->add_option("--system", options->system,
+                  "multi-GPU system preset (h100x8, h200x8, a100x8, h200x16-2node) or file: "
+                  "replays a trace folder holding a ranks.g (docs/MULTIGPU.md)");
   cmd->add_option("-t,--threads", options->threads,
                   "host threads simulating the SMs (results are the same for any count); "
                   "default: SASSIM_THREADS, else one per core")

@@ -1,0 +1,78 @@
+#include "sim/cli/run_system.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "configs/config_loader.h"
+#include "configs/peaks.h"
+#include "ground/error.h"
+#include "multigpu/system_report.h"
+#include "multigpu/system_run.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/output_check.h"
+#include "sim/cli/stop_signals.h"
+#include "sim/hdf5_writer.h"
+#include "system/system_config_loader.h"
+#include "traces/collective_line.h"
+#include "traces/workload_info.h"
+
+namespace sassim::cli {
+namespace {
+
+// OUT.h5 -> OUT.rankR.h5 for the player whose first rank is R.
+std::string player_out(const std::string& out, std::uint32_t rank) {
+  std::filesystem::path path(out);
+  const std::string extension = path.extension().string();
+  path.replace_extension();
+  return fmt::format("{}.rank{}{}", path.string(), rank, extension);
+}
+
+}  // namespace
+
+void run_system_trace(const SystemRunArgs& args) {
+  if (!args.out.empty()) check_results_path(args.out);
+  const config::SystemConfig system_config = system::load_system_config(args.system);
+  const system::SystemModel model(system_config);
+  const multigpu::SystemPlan plan = multigpu::plan_system_run(args.trace, model);
+  const config::GpuConfig gpu = config::load_config(system_config.gpu_preset(), args.overrides);
+  fmt::print(
+      "system {}: {} ranks, {} distinct trace(s), {} collectives; GPUs: {} ({} SMs, {} "
+      "MHz)\n",
+      system_config.name(), plan.rank_folders.size(), plan.folders.size(), plan.instances.size(),
+      gpu.name(), gpu.num_sms(), gpu.clocks().core_mhz());
+  std::fflush(stdout);
+  multigpu::SystemResult result;
+  int signal = 0;
+  {
+    const StopOnSignals signals;
+    result = multigpu::run_system(plan, gpu, {args.threads, [] { return stop_signal() != 0; }});
+    signal = result.stopped ? stop_signal() : 0;
+  }
+  if (signal != 0) {
+    fmt::print(stderr, "sassim: stopped by {}; the kernels finished so far follow\n",
+               signal == SIGINT ? "SIGINT" : "SIGTERM");
+  }
+  const std::optional<traces::WorkloadInfo> layer =
+      traces::read_workload_info(plan.folders.front());
+  multigpu::print_system_summary(stdout, system_config, result, layer);
+  if (!args.out.empty()) {
+    for (const multigpu::PlayerResult& p : result.players) {
+      const std::string file = player_out(args.out, p.ranks.front());
+      sim::RunInfo info{p.folder.string(),
+                        system_config.gpu_preset(),
+                        config::to_text(gpu),
+                        gpu.num_sms(),
+                        signal != 0,
+                        "off",
+                        0,
+                        config::gpu_peaks(gpu)};
+      sim::write_hdf5(file, info, p.kernels);
+      fmt::print("results of ranks {} written to {}\n", traces::format_ranks(p.ranks), file);
+    }
+  }
+  if (signal != 0) throw ExitStatus{128 + signal};
+}
+
+}  // namespace sassim::cli
