@@ -1,9 +1,10 @@
 // `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--draft K]
 // [--hidden H] [--heads N] [--kv-heads N] [--ffn F] [--experts E] [--top-k K]
-// [--gemm auto|tiled|skinny] [--arch sm_XY]
+// [--gemm auto|tiled|skinny] [--tp N] [--arch sm_XY]
 // [--listings DIR] [-o DIR] [--plain] [--check] [--plan]`: a whole decoder layer executed on the
 // CPU over one device memory and written as one trace folder, its launches in stream order
-// (docs/LLM.md).
+// (docs/LLM.md). With --tp N, one rank's shard in OUT/rank-0 with its all-reduces, and
+// OUT/ranks.g naming it for all N ranks (docs/MULTIGPU.md).
 #include <unistd.h>
 
 #include <chrono>
@@ -16,10 +17,12 @@
 #include <fmt/format.h>
 
 #include "ground/error.h"
+#include "multigpu/ranks_file.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/paths.h"
 #include "traces/emu/workload/layer_capture.h"
 #include "traces/emu/workload/layer_plan.h"
+#include "traces/emu/workload/tensor_parallel.h"
 #include "traces/trace_listings.h"
 
 namespace sassim::cli {
@@ -118,7 +121,26 @@ void print_plan(const wl::LayerPlan& plan) {
       if (b.offset != 0) args += fmt::format("+{}", b.offset);
     }
     fmt::print("  {:2} {:<18} {:<25} {}\n", i + 1, l.step, l.kernel, args);
+    for (const wl::PlannedCollective& c : plan.collectives) {
+      if (c.after == i)
+        fmt::print("     {:<18} {}\n", c.step, traces::format_collective_line(c.command));
+    }
   }
+}
+
+// With --tp: what each rank holds and the all-reduces between them.
+void print_tensor_parallel(const wl::LayerPlan& plan) {
+  const wl::LayerOptions& L = plan.options;
+  if (L.tp == 1) return;
+  fmt::print(
+      "tensor parallel over {} GPUs: each rank holds heads {} (KV {}) and ffn {}; {} all-reduces "
+      "of {} x {} BF16 ({} bytes) after {}\n",
+      L.tp, L.heads, L.kv_heads, L.ffn, plan.collectives.size(), plan.tokens, L.hidden,
+      plan.collectives.empty() ? 0 : plan.collectives.front().command.bytes,
+      plan.collectives.size() == 2
+          ? fmt::format("{} and {}", plan.launches[plan.collectives[0].after].step,
+                        plan.launches[plan.collectives[1].after].step)
+          : std::string("the row-parallel projections"));
 }
 
 void run_workload(WorkloadCliOptions& o) {
@@ -145,6 +167,7 @@ void run_workload(WorkloadCliOptions& o) {
         gemm, tokens, plan.padded_rows,
         skinny ? "skinny_gemm computes 1, 2, 4 or 8 rows" : "its 128-row tile");
   }
+  print_tensor_parallel(plan);
   if (plan.workload == wl::kMoeLayer) {
     const uint64_t rows =
         plan.tensors.at(static_cast<size_t>(plan.tensor("moe.sorted_ids"))).bytes / 4;
@@ -159,7 +182,12 @@ void run_workload(WorkloadCliOptions& o) {
     return;
   }
   wl::LayerCaptureOptions options;
-  options.trace_folder = o.out;
+  // With --tp, rank 0's shard stands for every rank.
+  const std::string rank_folder = "rank-0";
+  const std::filesystem::path trace_folder = o.out.empty() || L.tp == 1
+                                                 ? std::filesystem::path(o.out)
+                                                 : std::filesystem::path(o.out) / rank_folder;
+  options.trace_folder = trace_folder;
   options.compression = o.plain ? traces::Compression::kNone : traces::Compression::kZstd;
   options.listings = listings_folder(o);
   options.check = o.check;
@@ -200,12 +228,25 @@ void run_workload(WorkloadCliOptions& o) {
   fmt::print("captured {} launches: {} warp instructions in {:.2f} s{}\n", reports.size(), insts,
              seconds,
              o.out.empty() ? "; no trace written (-o FOLDER writes one)"
-                           : fmt::format(" -> {}/kernelslist.g", o.out));
+                           : fmt::format(" -> {}/kernelslist.g", trace_folder.string()));
   if (!o.out.empty()) {
     // The folder keeps the listings, so that it replays by their control bits as it is.
-    traces::store_listings(o.out, {listings.begin(), listings.end()});
-    fmt::print("listings: {} kept in {}/{}\n", listings.size(), o.out, traces::kListingsFolder);
-    fmt::print("replay: sassim run {} -c h200\n", o.out);
+    traces::store_listings(trace_folder, {listings.begin(), listings.end()});
+    fmt::print("listings: {} kept in {}/{}\n", listings.size(), trace_folder.string(),
+               traces::kListingsFolder);
+    if (L.tp == 1) {
+      fmt::print("replay: sassim run {} -c h200\n", o.out);
+      return;
+    }
+    wl::write_collectives(trace_folder, plan);
+    multigpu::write_ranks_file(
+        o.out,
+        fmt::format("{} {}, tensor parallel over {} GPUs: every rank replays {}", o.name, o.phase,
+                    L.tp, rank_folder),
+        std::vector<std::string>(L.tp, rank_folder));
+    fmt::print("ranks: {}/{} ({} ranks of {}; {} all-reduces)\n", o.out, multigpu::kRanksFile, L.tp,
+               rank_folder, plan.collectives.size());
+    fmt::print("replay: sassim run {} --system h200x8\n", o.out);
   }
 }
 
@@ -241,6 +282,9 @@ void add_workload_command(CLI::App& app) {
                   "moe-layer: experts per token, 1 to --experts (default 2)");
   cmd->add_option("--model-layers", o->layer.model_layers,
                   "layers of the model, for `run`'s tokens per second (default 32)");
+  cmd->add_option("--tp", o->layer.tp,
+                  "tensor-parallel GPUs: one rank's shard and its all-reduces, replayed with "
+                  "--system (default 1)");
   cmd->add_option("--gemm", o->gemm,
                   "the projections' GEMM: skinny (skinny_gemm_mM on the CUDA cores, a decode "
                   "step of at most 8 tokens), tiled (the 128 x 128 tensor-core tile) or auto "

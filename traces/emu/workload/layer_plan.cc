@@ -9,6 +9,7 @@
 #include "kernels/swiglu.h"
 #include "traces/emu/workload/attention_half.h"
 #include "traces/emu/workload/plan_builder.h"
+#include "traces/emu/workload/tensor_parallel.h"
 
 namespace sassim::emu::workload {
 namespace {
@@ -41,6 +42,14 @@ std::vector<int32_t> row_positions(const LayerOptions& o) {
 }
 
 LayerPlan plan_dense_layer(const LayerOptions& o) {
+  if (o.tp != 1) {
+    LayerOptions shard = tp_shard(o);
+    shard.tp = 1;
+    LayerPlan plan = plan_dense_layer(shard);
+    plan.options.tp = o.tp;
+    add_tp_all_reduces(plan, {"o_proj", "down_proj"});
+    return plan;
+  }
   check_attention_options(o);
   LayerPlan plan;
   plan.workload = kDenseLayer;

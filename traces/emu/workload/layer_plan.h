@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/launch.h"
+#include "traces/collective_line.h"
 
 namespace sassim::emu::workload {
 
@@ -47,6 +48,8 @@ struct LayerOptions {
   // kernel's 500000, which changes values, not work).
   uint32_t experts = 8;
   uint32_t top_k = 2;
+  // Tensor-parallel ranks (tensor_parallel.h); the plan is one rank's shard. 1: one GPU.
+  uint32_t tp = 1;
 };
 
 // How a tensor starts (layer_capture.cc fills it).
@@ -93,6 +96,13 @@ struct PlannedLaunch {
   std::vector<Binding> bindings;  // one per argument
 };
 
+// A collective after launch `after` of the plan's stream (tensor parallelism).
+struct PlannedCollective {
+  std::string step;  // "o_proj.all_reduce"
+  size_t after = 0;  // index in LayerPlan::launches
+  traces::CollectiveCommand command;
+};
+
 // The workload names `sassim workload` knows.
 inline constexpr std::string_view kDenseLayer = "dense-layer";
 inline constexpr std::string_view kMoeLayer = "moe-layer";
@@ -106,6 +116,7 @@ struct LayerPlan {
                              // tiled GEMMs, 1, 2, 4 or 8 for skinny_gemm)
   std::vector<Tensor> tensors;
   std::vector<PlannedLaunch> launches;
+  std::vector<PlannedCollective> collectives;  // in stream order
   // Index of the tensor named `name`; throws sassim::Error when there is none.
   int tensor(std::string_view name) const;
   uint64_t total_bytes() const;

@@ -12,6 +12,7 @@
 #include "traces/emu/workload/attention_half.h"
 #include "traces/emu/workload/layer_plan.h"
 #include "traces/emu/workload/plan_builder.h"
+#include "traces/emu/workload/tensor_parallel.h"
 
 namespace sassim::emu::workload {
 namespace {
@@ -47,6 +48,15 @@ Binding at(int tensor, uint64_t offset = 0) {
 }  // namespace
 
 LayerPlan plan_moe_layer(const LayerOptions& o) {
+  if (o.tp != 1) {
+    LayerOptions shard = tp_shard(o);
+    shard.tp = 1;
+    LayerPlan plan = plan_moe_layer(shard);
+    plan.options.tp = o.tp;
+    // The un-permutation also adds the residual here: the all-reduce follows it.
+    add_tp_all_reduces(plan, {"o_proj", "unpermute"});
+    return plan;
+  }
   check_attention_options(o);
   check_moe_options(o);
   LayerPlan plan;
