@@ -25,6 +25,8 @@ GpuConfig load_config(std::string_view preset_or_path,
 
 // Applies one "a.b.c=value" override by reflection. Throws sassim::Error.
 void apply_override(GpuConfig& config, std::string_view assignment);
+// The same on any config message (a multi-GPU SystemConfig).
+void apply_override(google::protobuf::Message& config, std::string_view assignment);
 
 // Checks ranges, required fields and combinations. Throws sassim::Error listing
 // every problem found, one per line.

@@ -224,6 +224,10 @@ void set_map_entry(pb::Message& message, const pb::FieldDescriptor& field, std::
 }  // namespace
 
 void apply_override(GpuConfig& config, std::string_view assignment) {
+  apply_override(static_cast<pb::Message&>(config), assignment);
+}
+
+void apply_override(pb::Message& config, std::string_view assignment) {
   const std::size_t equals = assignment.find('=');
   if (equals == std::string_view::npos) {
     throw Error(fmt::format("--set {}: expected path=value, e.g. sm.units.fp32.latency_cycles=5",

@@ -147,7 +147,11 @@ void Engine::run_until(const std::function<bool()>& done) {
 }
 
 bool Engine::run_until(const std::function<bool()>& done, Picos limit) {
-  last_progress_ps_ = std::max(last_progress_ps_, now_);
+  // A new run may have been handed work from outside; one that goes on after a stop at a
+  // limit keeps counting (else a GPU stopping at every sync of a multi-GPU run would
+  // never see a deadlock).
+  if (!paused_at_limit_) last_progress_ps_ = std::max(last_progress_ps_, now_);
+  paused_at_limit_ = false;
   mark_all_changed();
   while (!done()) {
     Picos t = next_step_time();
@@ -160,6 +164,7 @@ bool Engine::run_until(const std::function<bool()>& done, Picos limit) {
       // Idle until the limit: the units' events stay where they are.
       now_ = std::max(now_, limit);
       for (Domain& d : domains_) d.cycle = std::max(d.cycle, now_ / d.clock.period_ps);
+      paused_at_limit_ = true;
       return false;
     }
     now_ = t;

@@ -64,7 +64,8 @@ class Engine {
   // nothing can ever progress while done() is still false.
   void run_until(const std::function<bool()>& done);
   // The same, but stops before any step after `limit`: returns false with time moved to
-  // `limit` when the next step would come later and done() is still false.
+  // `limit` when the next step would come later and done() is still false. Stopping at
+  // the limit is no progress: the watchdog counts on across such calls.
   bool run_until(const std::function<bool()>& done, Picos limit);
   // Moves time forward to at least t without ticking anything (nothing was pending).
   void advance_to(Picos t);
@@ -112,6 +113,7 @@ class Engine {
   Picos now_ = 0;
   Picos deadlock_ps_;
   Picos last_progress_ps_ = 0;
+  bool paused_at_limit_ = false;  // the last run_until stopped at its limit
   bool check_ = false;
   std::unique_ptr<TickPool> pool_;
 };

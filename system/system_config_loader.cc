@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "configs/config_loader.h"
 #include "configs/data_home.h"
 #include "configs/text_parser.h"
 #include "ground/error.h"
@@ -73,9 +74,23 @@ std::vector<std::string> system_preset_names() {
 }
 
 config::SystemConfig parse_system_config(std::string_view text, const std::string& source) {
+  return parse_system_config(text, source, {});
+}
+
+config::SystemConfig parse_system_config(std::string_view text, const std::string& source,
+                                         const std::vector<std::string>& overrides) {
   config::SystemConfig system;
   google::protobuf::TextFormat::ParseInfoTree locations;
   config::parse_text_message(text, source, "the system config", system, &locations);
+  for (const std::string& assignment : overrides) {
+    try {
+      config::apply_override(system, assignment);
+    } catch (const Error& e) {
+      std::string message = e.what();
+      if (message.starts_with("--set ")) message = "--system-set " + message.substr(6);
+      throw Error(message);
+    }
+  }
   const std::vector<std::string> problems = check_system_config(system, locations, source);
   if (!problems.empty()) {
     std::string message = fmt::format("invalid system config {}:", source);
@@ -85,11 +100,12 @@ config::SystemConfig parse_system_config(std::string_view text, const std::strin
   return system;
 }
 
-config::SystemConfig load_system_config(std::string_view preset_or_path) {
+config::SystemConfig load_system_config(std::string_view preset_or_path,
+                                        const std::vector<std::string>& overrides) {
   if (preset_or_path.empty()) throw Error("no system preset or file given");
   const fs::path path =
       is_preset_name(preset_or_path) ? preset_path(preset_or_path) : fs::path(preset_or_path);
-  return parse_system_config(read_text(path), path.string());
+  return parse_system_config(read_text(path), path.string(), overrides);
 }
 
 }  // namespace sassim::system

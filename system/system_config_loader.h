@@ -20,8 +20,13 @@ std::vector<std::string> system_preset_names();
 // every problem, one a line, as "source:line:column: field.path ..." where the field
 // was written and "source: field.path ..." where it is missing.
 config::SystemConfig parse_system_config(std::string_view text, const std::string& source);
+// The same with overrides applied before the checks.
+config::SystemConfig parse_system_config(std::string_view text, const std::string& source,
+                                         const std::vector<std::string>& overrides);
 
-// Loads a preset by name (a bare name: no '/', no '.'; case ignored) or a file by path.
-config::SystemConfig load_system_config(std::string_view preset_or_path);
+// Loads a preset by name (a bare name: no '/', no '.'; case ignored) or a file by path,
+// then applies "a.b.c=value" overrides (`sassim run --system-set`) before validating.
+config::SystemConfig load_system_config(std::string_view preset_or_path,
+                                        const std::vector<std::string>& overrides = {});
 
 }  // namespace sassim::system

@@ -20,6 +20,7 @@ namespace {
 
 struct CollectiveOptions {
   std::string system;
+  std::vector<std::string> system_overrides;
   std::string op;
   std::string bytes = "8:8G";
   uint64_t step_factor = 2;
@@ -162,7 +163,7 @@ Record record_of(const system::CollectiveCall& call, const system::CollectiveRes
 }
 
 void run_collective(const CollectiveOptions& o) {
-  const system::SystemModel model(system::load_system_config(o.system));
+  const system::SystemModel model(system::load_system_config(o.system, o.system_overrides));
   const system::CollectiveCall call = make_call(o, model.gpu_count());
   const std::vector<uint64_t> sizes = sizes_of(o);
   const std::string op(system::name_of(call.op));
@@ -211,6 +212,10 @@ void add_collective_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "collective", "Simulate NCCL collectives on a multi-GPU system (an nccl-tests table)");
   cmd->add_option("--system", o->system, "system preset (configs/systems) or file")->required();
+  cmd->add_option("--system-set", o->system_overrides,
+                  "override a field of the system config: PATH=VALUE (repeatable)")
+      ->type_name("PATH=VALUE")
+      ->allow_extra_args(false);
   cmd->add_option("--op", o->op, "all_reduce, all_gather, reduce_scatter, alltoall or sendrecv")
       ->required();
   cmd->add_option("--bytes", o->bytes, "sizes MIN:MAX or one SIZE (K, M, G suffixes; default 8:8G)")

@@ -62,6 +62,7 @@ struct RunOptions {
   bool quiet = false;
   std::string sample = "off";  // sampling: off | kernels | ctas | all
   std::string system;          // a multi-GPU system preset or file
+  std::vector<std::string> system_overrides;
   Format format = Format::kTable;
 };
 
@@ -133,12 +134,15 @@ void run_on_system(const RunOptions& options, const std::string& trace) {
   refuse(options.sample != "off", "--sample", "sampling cannot run with collectives");
   refuse(!options.listings.empty(), "--sass", "each rank folder's kept listings are used");
   refuse(options.format != Format::kTable, "--format", "only the table is written");
-  run_system_trace(
-      {trace, options.system, options.overrides, options.out, host_threads(options.threads)});
+  run_system_trace({trace, options.system, options.system_overrides, options.overrides, options.out,
+                    host_threads(options.threads)});
 }
 
 void run(const RunOptions& options) {
   const std::string trace = options.trace.empty() ? default_trace().string() : options.trace;
+  if (options.system.empty() && !options.system_overrides.empty()) {
+    throw Error("--system-set without --system: it overrides a field of the system config");
+  }
   if (!options.system.empty() || multigpu::is_system_trace(trace)) {
     run_on_system(options, trace);
     return;
@@ -283,6 +287,11 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--system", options->system,
                   "multi-GPU system preset (h100x8, h200x8, a100x8, h200x16-2node) or file: "
                   "replays a trace folder holding a ranks.g (docs/MULTIGPU.md)");
+  cmd->add_option("--system-set", options->system_overrides,
+                  "override a field of the system config: PATH=VALUE (repeatable), e.g. "
+                  "nvlink.gb_per_s_per_link=50")
+      ->type_name("PATH=VALUE")
+      ->allow_extra_args(false);
   cmd->add_option("-t,--threads", options->threads,
                   "host threads simulating the SMs (results are the same for any count); "
                   "default: SASSIM_THREADS, else one per core")

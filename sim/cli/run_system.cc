@@ -33,7 +33,8 @@ std::string player_out(const std::string& out, std::uint32_t rank) {
 
 void run_system_trace(const SystemRunArgs& args) {
   if (!args.out.empty()) check_results_path(args.out);
-  const config::SystemConfig system_config = system::load_system_config(args.system);
+  const config::SystemConfig system_config =
+      system::load_system_config(args.system, args.system_overrides);
   const system::SystemModel model(system_config);
   const multigpu::SystemPlan plan = multigpu::plan_system_run(args.trace, model);
   const config::GpuConfig gpu = config::load_config(system_config.gpu_preset(), args.overrides);

@@ -7,10 +7,11 @@
 namespace sassim::cli {
 
 struct SystemRunArgs {
-  std::string trace;                   // the folder holding ranks.g
-  std::string system;                  // system preset or file
-  std::vector<std::string> overrides;  // --set on the GPU config
-  std::string out;                     // OUT.h5: one OUT.rankR.h5 a distinct trace
+  std::string trace;                          // the folder holding ranks.g
+  std::string system;                         // system preset or file
+  std::vector<std::string> system_overrides;  // --system-set
+  std::vector<std::string> overrides;         // --set on the GPU config
+  std::string out;                            // OUT.h5: one OUT.rankR.h5 a distinct trace
   unsigned threads = 1;
 };
 

@@ -167,15 +167,23 @@ TEST(RankSync, EveryPlayerIdleWithNothingToComeIsADeadlock) {
   RankSync sync({instance({0, 1}, 1000, "r0.g:3")}, {Player{{0}, {0}}, Player{{1}, {0}}});
   const std::vector<Seen> seen =
       play_all(sync, {Script{{{0, 500}}, 10'000, 1000, 0}, Script{{}, 10'000, 3000, 0}});
+  // The first player out of the sync reports the deadlock; one that wakes after it has
+  // left (leave(p, false)) may see that as an abort instead.
+  int deadlocks = 0;
   for (const Seen& s : seen) {
-    EXPECT_FALSE(s.aborted);
-    EXPECT_THAT(s.error,
-                AllOf(HasSubstr("every GPU of the system waits on a collective that some rank "
-                                "never reaches"),
-                      HasSubstr("all_reduce fp32 64 B (r0.g:3) waits for rank(s) 1 (arrived: 0)")));
+    if (s.aborted) {
+      EXPECT_THAT(s.error, HasSubstr("another GPU of the system failed or stopped"));
+    } else {
+      ++deadlocks;
+      EXPECT_THAT(s.error, AllOf(HasSubstr("every GPU of the system waits on a collective that "
+                                           "some rank never reaches"),
+                                 HasSubstr("all_reduce fp32 64 B (r0.g:3) waits for rank(s) 1 "
+                                           "(arrived: 0)")));
+    }
     // Syncs at 1000 and 2000 went by (rank 1 busy); the one at 3000 found the deadlock.
     EXPECT_EQ(s.syncs.size(), 2u);
   }
+  EXPECT_GE(deadlocks, 1);
   EXPECT_FALSE(sync.instances()[0].resolved);
 }
 
