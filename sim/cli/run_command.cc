@@ -133,9 +133,9 @@ void run_on_system(const RunOptions& options, const std::string& trace) {
          "the system names its GPUs' preset (gpu_preset); change them with --set");
   refuse(options.sample != "off", "--sample", "sampling cannot run with collectives");
   refuse(!options.listings.empty(), "--sass", "each rank folder's kept listings are used");
-  refuse(options.format != Format::kTable, "--format", "only the table is written");
+  refuse(options.format == Format::kCsv, "--format csv", "expected table or json");
   run_system_trace({trace, options.system, options.system_overrides, options.overrides, options.out,
-                    host_threads(options.threads)});
+                    host_threads(options.threads), options.format == Format::kJson});
 }
 
 void run(const RunOptions& options) {

@@ -13,6 +13,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/output_check.h"
 #include "sim/cli/stop_signals.h"
+#include "sim/cli/system_json.h"
 #include "sim/hdf5_writer.h"
 #include "system/system_config_loader.h"
 #include "traces/collective_line.h"
@@ -38,11 +39,12 @@ void run_system_trace(const SystemRunArgs& args) {
   const system::SystemModel model(system_config);
   const multigpu::SystemPlan plan = multigpu::plan_system_run(args.trace, model);
   const config::GpuConfig gpu = config::load_config(system_config.gpu_preset(), args.overrides);
-  fmt::print(
-      "system {}: {} ranks, {} distinct trace(s), {} collectives; GPUs: {} ({} SMs, {} "
-      "MHz)\n",
-      system_config.name(), plan.rank_folders.size(), plan.folders.size(), plan.instances.size(),
-      gpu.name(), gpu.num_sms(), gpu.clocks().core_mhz());
+  std::FILE* notes = args.json ? stderr : stdout;
+  fmt::print(notes,
+             "system {}: {} ranks, {} distinct trace(s), {} collectives; GPUs: {} ({} SMs, {} "
+             "MHz)\n",
+             system_config.name(), plan.rank_folders.size(), plan.folders.size(),
+             plan.instances.size(), gpu.name(), gpu.num_sms(), gpu.clocks().core_mhz());
   std::fflush(stdout);
   multigpu::SystemResult result;
   int signal = 0;
@@ -57,7 +59,11 @@ void run_system_trace(const SystemRunArgs& args) {
   }
   const std::optional<traces::WorkloadInfo> layer =
       traces::read_workload_info(plan.folders.front());
-  multigpu::print_system_summary(stdout, system_config, result, layer);
+  if (args.json) {
+    fmt::print("{}\n", system_json(system_config, result, layer));
+  } else {
+    multigpu::print_system_summary(stdout, system_config, result, layer);
+  }
   if (!args.out.empty()) {
     for (const multigpu::PlayerResult& p : result.players) {
       const std::string file = player_out(args.out, p.ranks.front());
@@ -70,7 +76,7 @@ void run_system_trace(const SystemRunArgs& args) {
                         0,
                         config::gpu_peaks(gpu)};
       sim::write_hdf5(file, info, p.kernels);
-      fmt::print("results of ranks {} written to {}\n", traces::format_ranks(p.ranks), file);
+      fmt::print(notes, "results of ranks {} written to {}\n", traces::format_ranks(p.ranks), file);
     }
   }
   if (signal != 0) throw ExitStatus{128 + signal};

@@ -13,6 +13,7 @@ struct SystemRunArgs {
   std::vector<std::string> overrides;         // --set on the GPU config
   std::string out;                            // OUT.h5: one OUT.rankR.h5 a distinct trace
   unsigned threads = 1;
+  bool json = false;  // --format json: the report as one JSON object, the notes on stderr
 };
 
 // Throws sassim::Error on bad input before anything is simulated; ExitStatus after a
