@@ -75,9 +75,9 @@ std::vector<sim::CollectivePort::Finished> RankSync::sync(std::size_t p, Picos n
   idle_[p] = idle ? 1 : 0;
   times_[p] = now;
   barrier_.arrive_and_wait();
+  if (!error_.empty()) throw Error(error_);  // a deadlock: every player says so
   if (aborted_.load())
     throw RunAborted("the run stopped: another GPU of the system failed or stopped");
-  if (!error_.empty()) throw Error(error_);
   return std::exchange(told_[p], {});
 }
 
