@@ -11,7 +11,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build-tsan
+# -O1 -g1 (line tables): reports name file and line, and the build takes half the time of
+# -O2 -g.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread -U__SANITIZE_THREAD__" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
