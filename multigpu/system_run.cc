@@ -38,7 +38,8 @@ SystemResult run_system(const SystemPlan& plan, const config::GpuConfig& gpu,
       threads.emplace_back([&, p] {
         bool normal = false;
         try {
-          result.players[p].kernels = gpus[p]->run(*workloads[p], {}, options.stop);
+          result.players[p].kernels = gpus[p]->run(
+              *workloads[p], p == 0 ? options.progress : sim::ProgressCallback{}, options.stop);
           stopped[p] = gpus[p]->stopped() ? 1 : 0;
           normal = !stopped[p];
         } catch (...) {

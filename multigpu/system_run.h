@@ -53,6 +53,7 @@ struct SystemResult {
 struct SystemRunOptions {
   unsigned threads = 1;  // host threads in all (at least one a player)
   sim::StopRequest stop;
+  sim::ProgressCallback progress;  // the first player's progress (rank 0), on its thread
 };
 
 // Simulates `plan` with every GPU built from `gpu`. Throws the first failing player's

@@ -135,7 +135,8 @@ void run_on_system(const RunOptions& options, const std::string& trace) {
   refuse(!options.listings.empty(), "--sass", "each rank folder's kept listings are used");
   refuse(options.format == Format::kCsv, "--format csv", "expected table or json");
   run_system_trace({trace, options.system, options.system_overrides, options.overrides, options.out,
-                    host_threads(options.threads), options.format == Format::kJson});
+                    host_threads(options.threads), options.quiet, options.progress_every,
+                    options.format == Format::kJson});
 }
 
 void run(const RunOptions& options) {

@@ -1,5 +1,8 @@
 #include "sim/cli/run_system.h"
 
+#include <sys/resource.h>
+
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -12,6 +15,7 @@
 #include "multigpu/system_run.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output_check.h"
+#include "sim/cli/progress.h"
 #include "sim/cli/stop_signals.h"
 #include "sim/cli/system_json.h"
 #include "sim/hdf5_writer.h"
@@ -50,7 +54,11 @@ void run_system_trace(const SystemRunArgs& args) {
   int signal = 0;
   {
     const StopOnSignals signals;
-    result = multigpu::run_system(plan, gpu, {args.threads, [] { return stop_signal() != 0; }});
+    Progress progress(Progress::mode_for_stderr(!args.quiet),
+                      std::chrono::seconds(args.progress_every));
+    result = multigpu::run_system(plan, gpu,
+                                  {args.threads, [] { return stop_signal() != 0; },
+                                   [&](const sim::ProgressEvent& e) { progress.update(e); }});
     signal = result.stopped ? stop_signal() : 0;
   }
   if (signal != 0) {
@@ -79,6 +87,9 @@ void run_system_trace(const SystemRunArgs& args) {
       fmt::print(notes, "results of ranks {} written to {}\n", traces::format_ranks(p.ranks), file);
     }
   }
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  fmt::print(notes, "peak memory {:.1f} MiB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
   if (signal != 0) throw ExitStatus{128 + signal};
 }
 

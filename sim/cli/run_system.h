@@ -13,6 +13,8 @@ struct SystemRunArgs {
   std::vector<std::string> overrides;         // --set on the GPU config
   std::string out;                            // OUT.h5: one OUT.rankR.h5 a distinct trace
   unsigned threads = 1;
+  bool quiet = false;            // no progress display
+  unsigned progress_every = 30;  // seconds between progress lines when stderr is no terminal
   bool json = false;  // --format json: the report as one JSON object, the notes on stderr
 };
 
