@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "ground/error.h"
+#include "sim/cli/collective_json.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output_format.h"
 #include "system/collective.h"
@@ -136,29 +137,8 @@ Record record_of(const system::CollectiveCall& call, const system::CollectiveRes
              {"channels", Value(uint64_t{r.channels})},
              {"sms_per_gpu", Value(uint64_t{r.gpus.empty() ? 0u : r.gpus.front().sms})}};
   if (!with_detail) return rec;
-  std::string links = "[";
-  for (std::size_t id = 0; id < r.link_bytes.size(); ++id) {
-    if (r.link_bytes[id] == 0) continue;
-    const system::Link& link = model.topology().link(static_cast<uint32_t>(id));
-    links += fmt::format("{}{{\"from\": {}, \"to\": {}, \"bytes\": {}, \"utilisation\": {}}}",
-                         links.size() > 1 ? ", " : "",
-                         json_quote(model.topology().vertex(link.from).name),
-                         json_quote(model.topology().vertex(link.to).name), r.link_bytes[id],
-                         json_number(r.link_utilisation[id]));
-  }
-  std::string gpus = "[";
-  for (const system::GpuSide& g : r.gpus) {
-    // The memory bandwidth the collective takes of the GPU over its time.
-    const double bytes_per_s = static_cast<double>(g.memory_read_bytes + g.memory_write_bytes) /
-                               (static_cast<double>(r.time_ps) * 1e-12);
-    gpus += fmt::format(
-        "{}{{\"rank\": {}, \"sms\": {}, \"memory_read_bytes\": {}, "
-        "\"memory_write_bytes\": {}, \"memory_gb_per_s\": {}}}",
-        gpus.size() > 1 ? ", " : "", g.rank, g.sms, g.memory_read_bytes, g.memory_write_bytes,
-        json_number(bytes_per_s / 1e9));
-  }
-  rec.emplace_back("links", JsonText{links + "]"});
-  rec.emplace_back("gpus", JsonText{gpus + "]"});
+  rec.emplace_back("links", JsonText{links_json(model.topology(), r)});
+  rec.emplace_back("gpus", JsonText{gpu_sides_json(r)});
   return rec;
 }
 

@@ -68,7 +68,7 @@ void run_system_trace(const SystemRunArgs& args) {
   const std::optional<traces::WorkloadInfo> layer =
       traces::read_workload_info(plan.folders.front());
   if (args.json) {
-    fmt::print("{}\n", system_json(system_config, result, layer));
+    fmt::print("{}\n", system_json(system_config, model.topology(), result, layer));
   } else {
     multigpu::print_system_summary(stdout, system_config, result, layer);
   }

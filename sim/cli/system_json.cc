@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "multigpu/system_report.h"
+#include "sim/cli/collective_json.h"
 #include "sim/cli/output_format.h"
 #include "traces/collective_line.h"
 
@@ -21,7 +22,8 @@ std::string array(const std::vector<Record>& records) {
 
 }  // namespace
 
-std::string system_json(const config::SystemConfig& system, const multigpu::SystemResult& result,
+std::string system_json(const config::SystemConfig& system, const system::Topology& topology,
+                        const multigpu::SystemResult& result,
                         const std::optional<traces::WorkloadInfo>& layer) {
   std::vector<Record> players, collectives;
   std::uint64_t ranks = 0;
@@ -50,7 +52,9 @@ std::string system_json(const config::SystemConfig& system, const multigpu::Syst
          {"start_us", c.resolved ? JsonText{json_number(us(c.start))} : JsonText{"null"}},
          {"time_us", static_cast<double>(c.result.time_ps) * 1e-6},
          {"busbw_gb_per_s", c.result.busbw_gb_per_s},
-         {"max_link_use", use.empty() ? 0.0 : *std::max_element(use.begin(), use.end())}});
+         {"max_link_use", use.empty() ? 0.0 : *std::max_element(use.begin(), use.end())},
+         {"links", JsonText{links_json(topology, c.result)}},
+         {"gpus", JsonText{gpu_sides_json(c.result)}}});
   }
   const double share = multigpu::interconnect_share(result);
   Record top{{"system", system.name()},

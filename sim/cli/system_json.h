@@ -6,6 +6,7 @@
 
 #include "configs/system_config.pb.h"
 #include "multigpu/system_run.h"
+#include "system/topology.h"
 #include "traces/workload_info.h"
 
 namespace sassim::cli {
@@ -13,8 +14,10 @@ namespace sassim::cli {
 // {"system", "gpu_preset", "ranks", "step_us", "interconnect_share", "bound",
 //  "players": [{"ranks", "trace", "kernels", "kernels_us", "collectives_us", "waiting_us",
 //  "end_us"}], "collectives": [{"op", "type", "bytes", "ranks", "algorithm", "protocol",
-//  "channels", "start_us", "time_us", "busbw_gb_per_s", "max_link_use"}], "workload": {...}}
-std::string system_json(const config::SystemConfig& system, const multigpu::SystemResult& result,
+//  "channels", "start_us", "time_us", "busbw_gb_per_s", "max_link_use", "links", "gpus"}],
+//  "workload": {...}}; links and gpus as `sassim collective --format json` gives them.
+std::string system_json(const config::SystemConfig& system, const system::Topology& topology,
+                        const multigpu::SystemResult& result,
                         const std::optional<traces::WorkloadInfo>& layer);
 
 }  // namespace sassim::cli
