@@ -2,6 +2,7 @@
 // instruction counts, opcode mix.
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -11,10 +12,13 @@
 #include <fmt/format.h>
 
 #include "ground/display_name.h"
+#include "ground/error.h"
 #include "isa/arch.h"
+#include "multigpu/ranks_file.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output_format.h"
 #include "traces/accelsim_reader.h"
+#include "traces/collective_line.h"
 #include "traces/trace_summary.h"
 
 namespace sassim::cli {
@@ -82,8 +86,34 @@ void print_csv(const std::vector<traces::KernelSummary>& kernels) {
   for (const traces::KernelSummary& k : kernels) fmt::print("{}\n", csv_row(kernel_record(k)));
 }
 
+void print_info(const std::string& trace, std::size_t top, Format format);
+
+// A multi-GPU trace (a ranks.g): each distinct rank folder's table, named with its ranks.
+void print_system_info(const std::string& trace, std::size_t top, Format format) {
+  if (format != Format::kTable) {
+    throw Error(
+        fmt::format("{}: a multi-GPU trace (ranks.g): --format {} takes one rank's "
+                    "folder",
+                    trace, format == Format::kJson ? "json" : "csv"));
+  }
+  const std::vector<std::filesystem::path> ranks = multigpu::read_ranks_file(trace);
+  std::vector<std::filesystem::path> folders;
+  for (const std::filesystem::path& folder : ranks) {
+    if (std::find(folders.begin(), folders.end(), folder) != folders.end()) continue;
+    folders.push_back(folder);
+    std::vector<std::uint32_t> of;
+    for (std::uint32_t r = 0; r < ranks.size(); ++r)
+      if (ranks[r] == folder) of.push_back(r);
+    fmt::print("== ranks {}: {}\n", traces::format_ranks(of), folder.string());
+    print_info(folder.string(), top, format);
+  }
+  fmt::print("{} ranks, {} distinct trace(s)\n", ranks.size(), folders.size());
+}
+
 void print_info(const std::string& trace, std::size_t top, Format format) {
+  if (multigpu::is_system_trace(trace)) return print_system_info(trace, top, format);
   auto workload = traces::open_accelsim_workload(trace);
+  const std::size_t collectives = workload->collective_count();
   const std::vector<traces::KernelSummary> kernels = traces::summarize(*workload);
   if (format == Format::kJson) return print_json(trace, kernels);
   if (format == Format::kCsv) return print_csv(kernels);
@@ -103,8 +133,9 @@ void print_info(const std::string& trace, std::size_t top, Format format) {
     for (const auto& [op, n] : k.opcode_mix) mix[op] += n;
   }
   const std::vector<std::pair<std::string, std::uint64_t>> sorted = by_count(mix);
-  fmt::print("total: {} kernels, {} warp instructions\nopcode mix (top {}):\n", kernels.size(),
-             total, std::min(top, sorted.size()));
+  fmt::print("total: {} kernels{}, {} warp instructions\nopcode mix (top {}):\n", kernels.size(),
+             collectives == 0 ? "" : fmt::format(" and {} collectives", collectives), total,
+             std::min(top, sorted.size()));
   for (std::size_t n = 0; n < sorted.size() && n < top; ++n) {
     fmt::print("  {:<12} {:>12} {:>6.2f}%\n", sorted[n].first, sorted[n].second,
                total == 0
@@ -123,7 +154,9 @@ void add_trace_command(CLI::App& app) {
   auto format = std::make_shared<Format>(Format::kTable);
   CLI::App* info = cmd->add_subcommand(
       "info", "Print kernels, launch shapes, instruction counts and the opcode mix");
-  info->add_option("trace", *trace, "kernelslist.g, or a folder holding one")->required();
+  info->add_option("trace", *trace,
+                   "kernelslist.g, a folder holding one, or a multi-GPU folder holding a ranks.g")
+      ->required();
   info->add_option("--top", *top, "opcodes to list (table only; json lists all)")
       ->capture_default_str();
   add_format_option(*info, *format);

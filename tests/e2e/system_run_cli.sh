@@ -68,6 +68,25 @@ grep -q "^results of ranks 1-2 written to $work/r.rank1.h5$" "$work/three.txt" |
 [[ -s "$work/r.rank0.h5" && -s "$work/r.rank1.h5" ]] || fail "r.rank0.h5 and r.rank1.h5 not written"
 [[ ! -e "$work/r.rank2.h5" ]] || fail "rank 2 replays rank-1's trace: no file of its own"
 
+# JSON: the same step and both collectives, with their links.
+"$sassim" run "$sys" --system h200x8 --format json 2>/dev/null >"$work/run.json" ||
+  fail "run --format json failed"
+python3 - "$work/run.json" "$work/one.txt" <<'PY' || fail "the JSON report differs from the table"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+step = float(re.search(r"^step ([0-9.]+) us", open(sys.argv[2]).read(), re.M).group(1))
+assert abs(d["step_us"] - step) < 0.01, (d["step_us"], step)
+assert [c["op"] for c in d["collectives"]] == ["all_reduce", "all_gather"]
+assert all(c["links"] and c["gpus"] and c["ranks"] == "0-2" for c in d["collectives"])
+assert [p["ranks"] for p in d["players"]] == ["0", "1-2"]
+PY
+# trace info: each distinct rank folder with its ranks and collectives.
+"$sassim" trace info "$sys" >"$work/info.txt" 2>&1 || fail "trace info on the system failed"
+for line in "== ranks 0: .*/rank-0" "== ranks 1-2: .*/rank-1" \
+  "total: 2 kernels and 2 collectives, " "3 ranks, 2 distinct trace\(s\)"; do
+  grep -Eq "^$line" "$work/info.txt" || fail "no line /$line/ in trace info: $(cat "$work/info.txt")"
+done
+
 # Errors: exit 1 and what to do.
 presets="presets: a100x8, h100x8, h200x16-2node, h200x8"
 expect 1 "sassim: error: $sys: a multi-GPU trace \(it holds a ranks\.g\): give --system PRESET or FILE \($presets\)" -- \
