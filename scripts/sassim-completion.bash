@@ -5,15 +5,15 @@
 # shellcheck shell=bash
 
 # The options of each command (tests/cli/completion.sh checks them against --help).
-_sassim_options_run="-h --help -c --config -s --set --sass -o --out -t --threads -q --quiet --format --progress-every --sample"
+_sassim_options_run="-h --help -c --config -s --set --sass -o --out -t --threads -q --quiet --format --progress-every --sample --system --system-set"
 _sassim_options_config_show="-h --help -s --set --format"
 _sassim_options_config_list="-h --help"
 _sassim_options_trace_info="-h --help --top --format"
 _sassim_options_sweep="-h --help -b --backend -j --jobs --threads-per-run -n --dry-run -o --out --no-progress"
 _sassim_options_correlate="-h --help --sim --hw -o --out --metric --hw-metric --clock-mhz --num-sms --run --point"
 _sassim_options_capture="-h --help --listing -o --out --plain --check -q --quiet"
-_sassim_options_collective="-h --help --system --op --bytes --step-factor --dtype --algo --proto --gpus --format"
-_sassim_options_workload="-h --help --phase --batch --context --draft --hidden --heads --kv-heads --ffn --experts --top-k --model-layers --gemm --arch --listings -o --out --plain --check --plan -q --quiet"
+_sassim_options_collective="-h --help --system --system-set --op --bytes --step-factor --dtype --algo --proto --gpus --format"
+_sassim_options_workload="-h --help --phase --batch --context --draft --hidden --heads --kv-heads --ffn --experts --top-k --model-layers --gemm --tp --arch --listings -o --out --plain --check --plan -q --quiet"
 
 # Preset names: what `sassim config list` prints, else the presets folder of SASSIM_HOME.
 _sassim_presets() {
@@ -62,8 +62,8 @@ _sassim() {
       -c | --config | -s | --set | --sass | -o | --out | -t | --threads | --format | --sample | \
         --progress-every | --top | -b | --backend | -j | --jobs | --threads-per-run | --sim | \
         --hw | --metric | --hw-metric | --clock-mhz | --num-sms | --run | --point | --listing | \
-        --phase | --batch | --context | --draft | --hidden | --heads | --kv-heads | --ffn | --experts | --top-k | --model-layers | --gemm | --arch | --listings | \
-        --system | --op | --bytes | --step-factor | --dtype | --algo | --proto | --gpus)
+        --phase | --batch | --context | --draft | --hidden | --heads | --kv-heads | --ffn | --experts | --top-k | --model-layers | --gemm | --tp | --arch | --listings | \
+        --system | --system-set | --op | --bytes | --step-factor | --dtype | --algo | --proto | --gpus)
         continue
         ;;
     esac

@@ -51,7 +51,7 @@ completes "--help -h" config -
 completes "info" trace i
 completes "local" sweep --backend l
 completes "--format" trace info --fo
-completes "--sample --sass --set" run --s
+completes "--sample --sass --set --system --system-set" run --s
 completes "run" help ru
 completes "dense-layer" workload d
 completes "decode" workload dense-layer --phase d
