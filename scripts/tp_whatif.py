@@ -140,8 +140,31 @@ def section():
             f"{float(r['kernels_us']):.1f} | {float(r['collectives_us']):.1f} | {ar} | "
             f"{r['algorithm']}/{r['protocol']} | {r['bound']} | "
             f"{float(r['model_tokens_per_s']):,.0f} |")
+    lines.append("")
+    lines += findings(rows)
     lines.append(END)
     return "\n".join(lines) + "\n"
+
+
+def findings(rows):
+    """One line a batch: speed-up over one GPU, the all-reduces' share of the step at the
+    preset's bandwidth, and the largest change of the layer time across the bandwidths."""
+    out = []
+    for batch in BATCHES:
+        mine = [r for r in rows if int(r["batch"]) == batch]
+        one = next(float(r["layer_us"]) for r in mine if int(r["tp"]) == 1)
+        preset = {int(r["tp"]): r for r in mine
+                  if float(r["link_gb_per_s"]) == PRESET_LINK_GBPS and int(r["tp"]) > 1}
+        ups = ", ".join(f"{one / float(r['layer_us']):.2f}x" for _, r in sorted(preset.items()))
+        shares = ", ".join(f"{100 * float(r['collectives_us']) / float(r['layer_us']):.0f}%"
+                           for _, r in sorted(preset.items()))
+        swing = max(abs(float(r["layer_us"]) / float(preset[int(r["tp"])]["layer_us"]) - 1)
+                    for r in mine if int(r["tp"]) > 1)
+        out.append(f"- Batch {batch}: {', '.join(str(t) for t in sorted(preset))} GPUs run the "
+                   f"layer {ups} as fast as one; the all-reduces take {shares} of the step; "
+                   f"half or twice the NVLink bandwidth moves the layer time by at most "
+                   f"{100 * swing:.1f}%.")
+    return out
 
 
 def doc(check):
