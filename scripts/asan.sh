@@ -2,7 +2,8 @@
 # Memory-error and undefined-behaviour check of the input parsers: builds the fuzz tests
 # and the sassim binary with AddressSanitizer and UndefinedBehaviorSanitizer in
 # build-asan/, then runs the seeded mutation fuzzer (tests/fuzz: traces, presets,
-# listings, sweep specs, Nsight Compute CSVs, results files), replays of bundled traces
+# listings, sweep specs, Nsight Compute CSVs, results files, multi-GPU ranks and
+# collectives), replays of bundled traces (one multi-GPU)
 # and `sassim correlate` on a damaged results file. Fails on any report.
 #   scripts/asan.sh          # after scripts/setup.sh
 set -euo pipefail
@@ -46,6 +47,7 @@ run 0 "$build/sim/cli/sassim" run "$ref/v100-rodinia-bfs/util/tracer_nvbit/trace
 run 0 "$build/sim/cli/sassim" run "$ref/a100-flashinfer/test-traces/flashinfer-gemm/traces" \
   -c h100 -q
 run 0 "$build/sim/cli/sassim" run tests/data/traces/cluster_dsmem -c h100 -q --threads 2
+run 0 "$build/sim/cli/sassim" run tests/data/traces/system_small --system h200x8 -q --threads 2
 # A results file with one byte changed past its seal, as correlate reads it.
 tmp=$(mktemp -d)
 trap 'rm -f "$log"; rm -rf "$tmp"' EXIT

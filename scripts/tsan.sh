@@ -3,7 +3,9 @@
 # binary with ThreadSanitizer in build-tsan/, then runs the engine's tile tests and
 # threaded replays of bundled traces (per-SM tiles, L2 and DRAM channel tiles, two
 # streams) and of kernels of thread block clusters (cluster barriers, distributed shared
-# memory over the SM-to-SM network). Fails on any report.
+# memory over the SM-to-SM network), and the multi-GPU run's players on their threads
+# (multigpu/rank_sync.h: its tests and a replay of a small multi-GPU trace). Fails on any
+# report.
 #   scripts/tsan.sh          # after scripts/setup.sh
 # Debian's libprotobuf is built without ThreadSanitizer, and its headers change the
 # layout of some types under __SANITIZE_THREAD__: the macro is undefined to keep them
@@ -18,7 +20,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread -U__SANITIZE_THREAD__" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! cmake --build "$build" -j"$(nproc)" --target sassim ground_tests >"$log" 2>&1; then
+if ! cmake --build "$build" -j"$(nproc)" --target sassim ground_tests multigpu_tests >"$log" 2>&1; then
   tail -50 "$log"
   echo "tsan: the ThreadSanitizer build failed" >&2
   exit 1
@@ -32,7 +34,8 @@ run() {
   fi
   echo "tsan: clean: $*"
 }
-run "$build/tests/ground/ground_tests" --gtest_filter='EngineTiles.*:UnitCalendar.*'
+run "$build/tests/ground/ground_tests" --gtest_filter='EngineTiles.*:UnitCalendar.*:EngineLimit.*'
+run "$build/tests/multigpu/multigpu_tests"
 ref=traces/reference
 for threads in 2 3; do
   run "$build/sim/cli/sassim" run "$ref/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1" \
@@ -42,4 +45,5 @@ for threads in 2 3; do
   run "$build/sim/cli/sassim" run tests/data/traces/small_workload -c a100 -q --threads "$threads"
   run "$build/sim/cli/sassim" run tests/data/traces/cluster_barrier -c h100 -q --threads "$threads"
   run "$build/sim/cli/sassim" run tests/data/traces/cluster_dsmem -c h100 -q --threads "$threads"
+  run "$build/sim/cli/sassim" run tests/data/traces/system_small --system h200x8 -q --threads "$threads"
 done

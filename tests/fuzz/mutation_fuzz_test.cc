@@ -20,9 +20,11 @@
 #include "correlate/hw_import.h"
 #include "correlate/sim_results.h"
 #include "ground/error.h"
+#include "multigpu/system_run.h"
 #include "sim/gpu.h"
 #include "sim/hdf5_writer.h"
 #include "sweep/sweep_plan.h"
+#include "system/system_config_loader.h"
 #include "traces/accelsim_reader.h"
 #include "traces/sass/listing.h"
 #include "traces/text_trace.h"
@@ -146,6 +148,29 @@ TEST_F(Fuzz, KernelTraces) {
         for (std::uint32_t i = 0; i < window.size(); ++i) window.inst(i);
       }
     }
+  });
+}
+
+// A multi-GPU trace (tests/data/traces/system_small): its ranks.g and a rank's list with
+// collective lines, each mutated, planned on h200x8 (ranks, collectives, their matching).
+TEST_F(Fuzz, MultiGpuTraces) {
+  const fs::path original = repo("tests/data/traces/system_small");
+  const fs::path sys = dir_ / "sys";
+  fs::copy(original, sys, fs::copy_options::recursive);
+  const system::SystemModel model(system::load_system_config("h200x8"));
+  auto plan = [&](const std::string&) { multigpu::plan_system_run(sys, model); };
+  const std::string ranks = read(original / "ranks.g");
+  const std::string list = read(original / "rank-0/kernelslist.g");
+  ASSERT_FALSE(ranks.empty());
+  ASSERT_FALSE(list.empty());
+  fuzz("ranks.g", ranks, 7000, [&](const std::string& text) {
+    std::ofstream(sys / "ranks.g", std::ios::binary) << text;
+    plan(text);
+  });
+  std::ofstream(sys / "ranks.g", std::ios::binary) << ranks;
+  fuzz("kernelslist.g with collectives", list, 8000, [&](const std::string& text) {
+    std::ofstream(sys / "rank-0/kernelslist.g", std::ios::binary) << text;
+    plan(text);
   });
 }
 
