@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,9 @@ std::vector<std::string> lines_of(const fs::path& file) {
 
 std::string kernels_list(const fs::path& folder) {
   std::ifstream in(folder / "kernelslist.g");
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 TEST(CompressedCapture, ZstdAndPlainTracesReplayIdentically) {
