@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -144,7 +145,9 @@ TEST_F(Gtx1080Vectoradd, TheDocsTableIsCurrent) {
                       {testing::kNvprofLog, ""},
                       {testing::kNvprofMetrics, ""}};
   std::ifstream in(std::filesystem::path(SASSIM_SOURCE_DIR) / "docs" / "CORRELATION.md");
-  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
   ASSERT_FALSE(doc.empty());
   for (const Row& row : rows) {
     CorrelateOptions options;

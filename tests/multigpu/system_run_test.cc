@@ -42,7 +42,11 @@ class SystemRunTest : public ::testing::Test {
     delete plan_;
     delete dir_;
   }
-  static SystemResult run(unsigned threads) { return run_system(*plan_, *gpu_, {threads, {}}); }
+  static SystemResult run(unsigned threads) {
+    SystemRunOptions options;
+    options.threads = threads;
+    return run_system(*plan_, *gpu_, options);
+  }
   static Picos start_ps(const SystemResult& r, const sim::KernelResult& k) {
     return k.start_cycle * r.core_period_ps;
   }
