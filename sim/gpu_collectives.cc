@@ -62,7 +62,7 @@ void GpuCollectives::sync_if_due(Picos now, bool idle) {
   if (port_ == nullptr) return;
   while (now >= next_sync()) {
     for (const CollectivePort::Finished& f : port_->sync(next_sync_, idle)) {
-      ends_[f.index] = f.end;
+      ends_[f.index] = core_.edge(core_.cycle_at_or_after(f.end));
     }
     next_sync_ = port_->next_sync(next_sync_);
   }

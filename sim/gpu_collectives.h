@@ -15,8 +15,10 @@ namespace sassim::sim {
 
 class GpuCollectives {
  public:
-  // port: null for a single-GPU run, where a collective is an error.
-  explicit GpuCollectives(CollectivePort* port) : port_(port) {}
+  // port: null for a single-GPU run, where a collective is an error. A collective's end
+  // takes effect at the first edge of `core` at or after it (the launches after it start
+  // on an SM clock edge).
+  GpuCollectives(CollectivePort* port, Clock core) : port_(port), core_(core) {}
 
   // A collective read from the trace, the vertex `order` of the launch graph.
   void add(std::size_t order, const traces::CollectiveCommand& command);
@@ -36,6 +38,7 @@ class GpuCollectives {
 
  private:
   CollectivePort* port_;
+  Clock core_;
   std::size_t read_ = 0;                        // collectives read so far
   std::map<std::size_t, std::size_t> waiting_;  // index -> graph vertex, not started
   std::map<std::size_t, std::size_t> started_;  // index -> graph vertex, not ended

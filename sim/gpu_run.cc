@@ -95,7 +95,7 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
   if (port_ != nullptr && sampler_ != nullptr) {
     throw Error("kernel sampling cannot run with the collectives of a multi-GPU system");
   }
-  GpuCollectives collectives(port_);
+  GpuCollectives collectives(port_, engine_.clock(ClockDomain::kCore));
   auto finish_done = [&] {
     for (auto& launch : done) {
       graph.mark_done(launch->order);

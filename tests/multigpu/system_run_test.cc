@@ -98,10 +98,10 @@ TEST_F(SystemRunTest, CollectivesStartAtTheLastArrivalAndHoldBackWhatFollows) {
   EXPECT_GE(start_ps(r, k1[1]), end_ps(r, k1[0]));
   EXPECT_LT(*reduce.arrivals[0], *reduce.arrivals[1]);
   EXPECT_EQ(reduce.start, *reduce.arrivals[1]);
-  // Rank 0's second kernel waits for the all_reduce's end; its all_gather for that kernel.
-  // (A start cycle is the last core edge at or before the start: the cycle holding the
-  // end, whose edge may lie before the end.)
-  EXPECT_GE(k0[1].start_cycle, reduce.end / r.core_period_ps);
+  // Rank 0's second kernel waits for the all_reduce's end (at the next core edge); its
+  // all_gather for that kernel.
+  EXPECT_GE(start_ps(r, k0[1]), reduce.end);
+  EXPECT_LT(start_ps(r, k0[1]), reduce.end + r.core_period_ps);
   EXPECT_GE(*gather.arrivals[0], end_ps(r, k0[1]));
   // Ranks 1 and 2 reach the all_gather once the all_reduce ends: rank 0 is last.
   EXPECT_GE(*gather.arrivals[1], reduce.end);
