@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Memory-error and undefined-behaviour check of the input parsers: builds the fuzz tests
-# and the sassim binary with AddressSanitizer and UndefinedBehaviorSanitizer in
-# build-asan/, then runs the seeded mutation fuzzer (tests/fuzz: traces, presets,
-# listings, sweep specs, Nsight Compute CSVs, results files, multi-GPU ranks and
-# collectives), replays of bundled traces (one multi-GPU)
-# and `sassim correlate` on a damaged results file. Fails on any report.
+# and the replay driver (tests/replay/sanitizer_replay: the simulator without the command
+# line) with AddressSanitizer and UndefinedBehaviorSanitizer in build-asan/, then runs the
+# seeded mutation fuzzer (tests/fuzz: traces, presets, listings, sweep specs, Nsight
+# Compute CSVs, results files read as `sassim correlate` reads them, multi-GPU ranks and
+# collectives) and replays of bundled traces (one multi-GPU). Fails on any report.
 #   scripts/asan.sh          # after scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSASSIM_BUILD
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! cmake --build "$build" -j"$(nproc)" --target sassim fuzz_tests >"$log" 2>&1; then
+if ! cmake --build "$build" -j"$(nproc)" --target sanitizer_replay fuzz_tests >"$log" 2>&1; then
   tail -50 "$log"
   echo "asan: the sanitizer build failed" >&2
   exit 1
@@ -41,22 +41,11 @@ run() {
   echo "asan: clean: $*"
 }
 run 0 "$build/tests/fuzz/fuzz_tests"
+replay=("$build/tests/replay/sanitizer_replay")
 ref=traces/reference
-run 0 "$build/sim/cli/sassim" run "$ref/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1" \
-  -c v100 -q
-run 0 "$build/sim/cli/sassim" run "$ref/a100-flashinfer/test-traces/flashinfer-gemm/traces" \
-  -c h100 -q
-run 0 "$build/sim/cli/sassim" run tests/data/traces/cluster_dsmem -c h100 -q --threads 2
-run 0 "$build/sim/cli/sassim" run tests/data/traces/system_small --system h200x8 -q --threads 2
-# A results file with one byte changed past its seal, as correlate reads it.
-tmp=$(mktemp -d)
-trap 'rm -f "$log"; rm -rf "$tmp"' EXIT
-run 0 "$build/sim/cli/sassim" run tests/data/traces/small_workload -c v100 -q --out "$tmp/r.h5"
-/usr/bin/python3 - "$tmp/r.h5" <<'PY'
-import sys
-data = bytearray(open(sys.argv[1], "rb").read())
-data[len(data) // 2] ^= 0x10
-open(sys.argv[1], "wb").write(bytes(data))
-PY
-hw=tests/data/hw/gtx1080-microgpusim/profile/tests/nsight_vectoradd_100_32_metrics_all.csv
-run 1 "$build/sim/cli/sassim" correlate --sim "$tmp/r.h5" --hw "$hw" --out "$tmp/c"
+run 0 "${replay[@]}" "$ref/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1" --config v100
+run 0 "${replay[@]}" "$ref/a100-flashinfer/test-traces/flashinfer-gemm/traces" --config h100
+run 0 "${replay[@]}" tests/data/traces/cluster_dsmem --config h100 --threads 2
+run 0 "${replay[@]}" tests/data/traces/system_small --system h200x8 --threads 2
+# A bad input is an error, with nothing for the sanitizers to report.
+run 1 "${replay[@]}" tests/data/traces/system_small --config a100

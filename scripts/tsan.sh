@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Data-race check of the threaded engine: builds the engine's tests and the sassim
-# binary with ThreadSanitizer in build-tsan/, then runs the engine's tile tests and
+# Data-race check of the threaded engine: builds the engine's tests and the replay driver
+# (tests/replay/sanitizer_replay: the simulator without the command line) with
+# ThreadSanitizer in build-tsan/, then runs the engine's tile tests and
 # threaded replays of bundled traces (per-SM tiles, L2 and DRAM channel tiles, two
 # streams) and of kernels of thread block clusters (cluster barriers, distributed shared
 # memory over the SM-to-SM network), and the multi-GPU run's players on their threads
@@ -20,7 +21,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread -U__SANITIZE_THREAD__" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" >/dev/null
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-if ! cmake --build "$build" -j"$(nproc)" --target sassim ground_tests multigpu_tests >"$log" 2>&1; then
+if ! cmake --build "$build" -j"$(nproc)" --target sanitizer_replay ground_tests multigpu_tests >"$log" 2>&1; then
   tail -50 "$log"
   echo "tsan: the ThreadSanitizer build failed" >&2
   exit 1
@@ -36,14 +37,15 @@ run() {
 }
 run "$build/tests/ground/ground_tests" --gtest_filter='EngineTiles.*:UnitCalendar.*:EngineLimit.*'
 run "$build/tests/multigpu/multigpu_tests"
+replay() { run "$build/tests/replay/sanitizer_replay" "$@"; }
 ref=traces/reference
 for threads in 2 3; do
-  run "$build/sim/cli/sassim" run "$ref/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1" \
-    -c v100 -q --threads "$threads"
-  run "$build/sim/cli/sassim" run "$ref/a100-flashinfer/test-traces/flashinfer-gemm/traces" \
-    -c h100 -q --threads "$threads"
-  run "$build/sim/cli/sassim" run tests/data/traces/small_workload -c a100 -q --threads "$threads"
-  run "$build/sim/cli/sassim" run tests/data/traces/cluster_barrier -c h100 -q --threads "$threads"
-  run "$build/sim/cli/sassim" run tests/data/traces/cluster_dsmem -c h100 -q --threads "$threads"
-  run "$build/sim/cli/sassim" run tests/data/traces/system_small --system h200x8 -q --threads "$threads"
+  replay "$ref/v100-rodinia-bfs/util/tracer_nvbit/traces/bfs-rodinia-3.1" \
+    --config v100 --threads "$threads"
+  replay "$ref/a100-flashinfer/test-traces/flashinfer-gemm/traces" \
+    --config h100 --threads "$threads"
+  replay tests/data/traces/small_workload --config a100 --threads "$threads"
+  replay tests/data/traces/cluster_barrier --config h100 --threads "$threads"
+  replay tests/data/traces/cluster_dsmem --config h100 --threads "$threads"
+  replay tests/data/traces/system_small --system h200x8 --threads "$threads"
 done
