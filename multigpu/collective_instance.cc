@@ -4,9 +4,13 @@
 
 namespace sassim::multigpu {
 
+std::string describe(const system::CollectiveCall& call) {
+  return fmt::format("{} {} {} B", system::name_of(call.op), system::name_of(call.type),
+                     call.bytes);
+}
+
 std::string CollectiveInstance::describe() const {
-  return fmt::format("{} {} {} B ({})", system::name_of(call.op), system::name_of(call.type),
-                     call.bytes, source);
+  return fmt::format("{} ({})", multigpu::describe(call), source);
 }
 
 }  // namespace sassim::multigpu

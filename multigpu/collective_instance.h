@@ -13,6 +13,9 @@
 
 namespace sassim::multigpu {
 
+// "all_reduce bf16 16384 B"
+std::string describe(const system::CollectiveCall& call);
+
 struct CollectiveInstance {
   system::CollectiveCall call;  // ranks: the communicator's GPU ranks, in ring order
   std::string source;           // the first rank's list line ("rank-0/kernelslist.g:9")

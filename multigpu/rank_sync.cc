@@ -26,14 +26,6 @@ class RankSync::Port final : public sim::CollectivePort {
   std::size_t player_;
 };
 
-namespace {
-
-std::vector<Picos> no_times(std::size_t n) {
-  return std::vector<Picos>(n, 0);
-}
-
-}  // namespace
-
 RankSync::RankSync(std::vector<CollectiveInstance> instances, std::vector<Player> players)
     : instances_(std::move(instances)),
       players_(std::move(players)),
@@ -42,7 +34,7 @@ RankSync::RankSync(std::vector<CollectiveInstance> instances, std::vector<Player
       idle_(players_.size(), 0),
       left_(players_.size(), 0),
       told_(players_.size()),
-      times_(no_times(players_.size())) {
+      times_(players_.size(), 0) {
   for (std::size_t p = 0; p < players_.size(); ++p) {
     ports_.push_back(std::make_unique<Port>(*this, p));
     for (std::size_t i = 0; i < players_[p].instances.size(); ++i)

@@ -57,7 +57,7 @@ class RankSync {
   };
   void arrive(std::size_t p, std::size_t index, Picos now);
   std::vector<sim::CollectivePort::Finished> sync(std::size_t p, Picos now, bool idle);
-  void resolve();  // the barrier's completion: every player is at sync_time_
+  void resolve();  // the barrier's completion: every player is at its sync time
   std::string deadlock_message() const;
 
   std::vector<CollectiveInstance> instances_;

@@ -52,10 +52,6 @@ bool same_call(const system::CollectiveCall& a, const system::CollectiveCall& b)
          a.protocol == b.protocol;
 }
 
-std::string describe(const system::CollectiveCall& c) {
-  return fmt::format("{} {} {} B", system::name_of(c.op), system::name_of(c.type), c.bytes);
-}
-
 // The collectives of one trace folder, in trace order.
 std::vector<traces::CollectiveCommand> collectives_of(const std::filesystem::path& folder) {
   std::vector<traces::CollectiveCommand> out;

@@ -22,11 +22,11 @@ std::string folder_name(const SystemResult& result, std::size_t p) {
   return result.players[p].folder.filename().string();
 }
 
-// The rank of `player` standing for it in the instance's arrivals (its first rank there).
-std::optional<Picos> arrival_of(const CollectiveInstance& c, const Player& player) {
+// When the first of `ranks` in the collective's communicator arrived at it (the ranks of
+// one player arrive together).
+std::optional<Picos> arrival_of(const CollectiveInstance& c, const std::vector<uint32_t>& ranks) {
   for (std::size_t m = 0; m < c.call.ranks.size(); ++m) {
-    if (std::find(player.ranks.begin(), player.ranks.end(), c.call.ranks[m]) != player.ranks.end())
-      return c.arrivals[m];
+    if (std::find(ranks.begin(), ranks.end(), c.call.ranks[m]) != ranks.end()) return c.arrivals[m];
   }
   return std::nullopt;
 }
@@ -54,9 +54,8 @@ RankTimes rank_times(const SystemResult& result, std::size_t player) {
     if (end > from) t.kernels += end - from;
     covered_to = std::max(covered_to, end);
   }
-  const Player me{r.ranks, {}};
   for (const CollectiveInstance& c : result.collectives) {
-    const std::optional<Picos> arrived = c.resolved ? arrival_of(c, me) : std::nullopt;
+    const std::optional<Picos> arrived = c.resolved ? arrival_of(c, r.ranks) : std::nullopt;
     if (!arrived) continue;
     t.waiting += c.start - *arrived;
     t.collective += c.end - c.start;
@@ -120,14 +119,12 @@ void print_system_summary(std::FILE* out, const config::SystemConfig& system,
   for (const CollectiveInstance& c : result.collectives) {
     const std::vector<double>& use = c.result.link_utilisation;
     const double busiest = use.empty() ? 0 : *std::max_element(use.begin(), use.end());
-    fmt::print(out, "{:<32} {:<8} {:<6} {:<7} {:>4} {:>10} {:>9.2f} {:>11.1f} {:>8.0f}%\n",
-               fmt::format("{} {} {} B", system::name_of(c.call.op), system::name_of(c.call.type),
-                           c.call.bytes),
-               traces::format_ranks(c.call.ranks), system::name_of(c.result.algorithm),
-               system::name_of(c.result.protocol), c.result.channels,
-               c.resolved ? fmt::format("{:.2f}", us(c.start)) : std::string("-"),
-               static_cast<double>(c.result.time_ps) * 1e-6, c.result.busbw_gb_per_s,
-               busiest * 100);
+    fmt::print(
+        out, "{:<32} {:<8} {:<6} {:<7} {:>4} {:>10} {:>9.2f} {:>11.1f} {:>8.0f}%\n",
+        describe(c.call), traces::format_ranks(c.call.ranks), system::name_of(c.result.algorithm),
+        system::name_of(c.result.protocol), c.result.channels,
+        c.resolved ? fmt::format("{:.2f}", us(c.start)) : std::string("-"),
+        static_cast<double>(c.result.time_ps) * 1e-6, c.result.busbw_gb_per_s, busiest * 100);
   }
   const double share = interconnect_share(result);
   fmt::print(out, "step {:.2f} us: collectives {:.1f}% of the slowest rank's step; bound by {}\n",

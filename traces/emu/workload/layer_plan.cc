@@ -42,14 +42,7 @@ std::vector<int32_t> row_positions(const LayerOptions& o) {
 }
 
 LayerPlan plan_dense_layer(const LayerOptions& o) {
-  if (o.tp != 1) {
-    LayerOptions shard = tp_shard(o);
-    shard.tp = 1;
-    LayerPlan plan = plan_dense_layer(shard);
-    plan.options.tp = o.tp;
-    add_tp_all_reduces(plan, {"o_proj", "down_proj"});
-    return plan;
-  }
+  if (o.tp != 1) return plan_tp_rank(o, plan_dense_layer, {"o_proj", "down_proj"});
   check_attention_options(o);
   LayerPlan plan;
   plan.workload = kDenseLayer;

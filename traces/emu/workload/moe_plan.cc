@@ -48,15 +48,8 @@ Binding at(int tensor, uint64_t offset = 0) {
 }  // namespace
 
 LayerPlan plan_moe_layer(const LayerOptions& o) {
-  if (o.tp != 1) {
-    LayerOptions shard = tp_shard(o);
-    shard.tp = 1;
-    LayerPlan plan = plan_moe_layer(shard);
-    plan.options.tp = o.tp;
-    // The un-permutation also adds the residual here: the all-reduce follows it.
-    add_tp_all_reduces(plan, {"o_proj", "unpermute"});
-    return plan;
-  }
+  // The un-permutation also adds the residual here: the all-reduce follows it.
+  if (o.tp != 1) return plan_tp_rank(o, plan_moe_layer, {"o_proj", "unpermute"});
   check_attention_options(o);
   check_moe_options(o);
   LayerPlan plan;

@@ -8,6 +8,7 @@
 #include "ground/error.h"
 
 namespace sassim::emu::workload {
+namespace {
 
 LayerOptions tp_shard(const LayerOptions& o) {
   if (o.tp == 0 || o.tp > kMaxTensorParallel) {
@@ -26,10 +27,11 @@ LayerOptions tp_shard(const LayerOptions& o) {
   shard.heads = divide(o.heads, "--heads");
   shard.kv_heads = divide(o.kv_heads, "--kv-heads");
   shard.ffn = divide(o.ffn, "--ffn");
+  shard.tp = 1;
   return shard;
 }
 
-void add_tp_all_reduces(LayerPlan& plan, const std::vector<std::string>& after) {
+void add_all_reduces(LayerPlan& plan, const std::vector<std::string>& after) {
   const uint32_t tp = plan.options.tp;
   size_t next = 0;
   for (const std::string& step : after) {
@@ -45,6 +47,16 @@ void add_tp_all_reduces(LayerPlan& plan, const std::vector<std::string>& after) 
   }
 }
 
+}  // namespace
+
+LayerPlan plan_tp_rank(const LayerOptions& o, LayerPlan (*plan_layer)(const LayerOptions&),
+                       const std::vector<std::string>& after) {
+  LayerPlan plan = plan_layer(tp_shard(o));
+  plan.options.tp = o.tp;
+  add_all_reduces(plan, after);
+  return plan;
+}
+
 void write_collectives(const std::filesystem::path& folder, const LayerPlan& plan) {
   const std::filesystem::path list = folder / "kernelslist.g";
   std::ifstream in(list);
@@ -54,9 +66,9 @@ void write_collectives(const std::filesystem::path& folder, const LayerPlan& pla
   while (std::getline(in, line)) {
     out << line << "\n";
     for (const PlannedCollective& c : plan.collectives) {
-      if (line.rfind(fmt::format("kernel-{}.traceg", c.after + 1), 0) == 0 &&
-          (line.size() == fmt::format("kernel-{}.traceg", c.after + 1).size() ||
-           line[fmt::format("kernel-{}.traceg", c.after + 1).size()] == '.')) {
+      // kernel-N.traceg, or with a compression suffix (.zst, .xz).
+      const std::string file = fmt::format("kernel-{}.traceg", c.after + 1);
+      if (line == file || line.starts_with(file + ".")) {
         out << traces::format_collective_line(c.command) << "\n";
         ++written;
       }

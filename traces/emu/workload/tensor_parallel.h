@@ -18,15 +18,15 @@
 
 namespace sassim::emu::workload {
 
-// The options of one rank's shard: heads, kv_heads and ffn divided by o.tp. Throws
-// sassim::Error naming --tp when one of them is not a multiple of it, or o.tp is 0 or
-// above kMaxTensorParallel.
 inline constexpr uint32_t kMaxTensorParallel = 64;
-LayerOptions tp_shard(const LayerOptions& o);
 
-// Adds the all-reduce after the launches of the steps named `after` (in plan order) of
-// a plan of tp > 1 ranks; plan.tokens x hidden BF16 each.
-void add_tp_all_reduces(LayerPlan& plan, const std::vector<std::string>& after);
+// One rank's plan of a layer over o.tp > 1 GPUs: `plan_layer` (plan_dense_layer or
+// plan_moe_layer) of the shard, heads, kv_heads and ffn divided by o.tp, with an
+// all-reduce (plan.tokens x hidden BF16) after the launch of each step named in `after`
+// (in plan order); the plan's options keep o.tp. Throws sassim::Error naming --tp when a
+// divided value is not a multiple of it, or o.tp is 0 or above kMaxTensorParallel.
+LayerPlan plan_tp_rank(const LayerOptions& o, LayerPlan (*plan_layer)(const LayerOptions&),
+                       const std::vector<std::string>& after);
 
 // Writes the plan's collectives into FOLDER/kernelslist.g, each after the kernel file of
 // its launch (kernel-N is launch N - 1, as capture_layer writes them). Throws
