@@ -15,30 +15,41 @@ Interconnect::Interconnect(const config::InterconnectConfig& config, Clock clock
       clock_(clock),
       sector_bytes_(sector_bytes),
       sms_(static_cast<std::uint32_t>(ports.sm_requests.size())),
+      sources_(sms_ + static_cast<std::uint32_t>(ports.agent_requests.size())),
       slices_(static_cast<std::uint32_t>(ports.slice_requests.size())),
       map_(map),
       ports_(ports),
       inbox_(inbox),
-      sm_send_(sms_, ByteCredit(config.request_port_bytes_per_cycle() != 0
-                                    ? config.request_port_bytes_per_cycle()
-                                    : config.port_bytes_per_cycle())),
       l2_clock_(far_clock),
       slice_send_(config.slice_port_bytes_per_cycle() == 0 ? 0 : slices_,
                   ByteCredit(config.slice_port_bytes_per_cycle())),
-      port_bytes_per_cycle_(config.port_bytes_per_cycle()),
-      sm_receive_next_(sms_, 0),
+      sm_receive_next_(sources_, 0),
       replicas_(config.replicate_far_reads() && routes.partitions() > 1 ? replicas : nullptr),
       routes_(routes) {
   inbox_.owner = this;
+  requests_.assign(ports.sm_requests.begin(), ports.sm_requests.end());
+  requests_.insert(requests_.end(), ports.agent_requests.begin(), ports.agent_requests.end());
+  responses_.assign(ports.sm_responses.begin(), ports.sm_responses.end());
+  responses_.insert(responses_.end(), ports.agent_responses.begin(), ports.agent_responses.end());
+  const std::uint64_t send = config.request_port_bytes_per_cycle() != 0
+                                 ? config.request_port_bytes_per_cycle()
+                                 : config.port_bytes_per_cycle();
+  for (std::uint32_t s = 0; s < sources_; ++s) {
+    const std::uint64_t ports_wide = s < sms_ ? 1 : std::max(sms_, 1u);
+    sm_send_.emplace_back(static_cast<std::int64_t>(send * ports_wide));
+    receive_bytes_per_cycle_.push_back(config.port_bytes_per_cycle() * ports_wide);
+  }
   near_serves_ = replicas_ != nullptr && config.near_slice_serves_far_reads();
   far_ps_ = config.far_partition_latency_cycles() * far_clock.period_ps;
-  latency_ps_.reserve(std::size_t{sms_} * slices_);
-  for (std::uint32_t sm = 0; sm < sms_; ++sm) {
+  latency_ps_.reserve(std::size_t{sources_} * slices_);
+  for (std::uint32_t sm = 0; sm < sources_; ++sm) {
     for (std::uint32_t j = 0; j < slices_; ++j) {
-      const Picos far =
-          routes.far(sm, j) ? config.far_partition_latency_cycles() * far_clock.period_ps : 0;
+      const bool agent = sm >= sms_;
+      const Picos far = !agent && routes.far(sm, j)
+                            ? config.far_partition_latency_cycles() * far_clock.period_ps
+                            : 0;
       const Picos crossbar =
-          std::uint64_t{routes.hops(sm, j)} * config.latency_cycles() * clock.period_ps;
+          std::uint64_t{agent ? 1 : routes.hops(sm, j)} * config.latency_cycles() * clock.period_ps;
       latency_ps_.push_back(std::max(crossbar + far, clock.period_ps));
     }
   }
@@ -57,7 +68,7 @@ std::uint32_t Interconnect::response_bytes(const MemResponse& r) const {
 }
 
 bool Interconnect::busy() const {
-  for (const auto* link : ports_.sm_requests) {
+  for (const auto* link : requests_) {
     if (!link->empty()) return true;
   }
   for (const auto* link : ports_.slice_responses) {
@@ -105,15 +116,16 @@ bool Interconnect::hand_to_slice(const MemResponse& r, Picos now) {
 
 bool Interconnect::hand_to_sm(const MemResponse& r, std::uint32_t j, std::uint64_t cycle,
                               Picos now) {
-  Link<MemResponse>& destination = *ports_.sm_responses[r.sm];
+  Link<MemResponse>& destination = *responses_[r.sm];
   if (destination.full()) return false;
   // The SM's receive port serializes its packets: one starts when the previous
   // one has used its bytes (an output queue, so one busy SM never blocks a slice
   // whose later responses go elsewhere, unless that SM's queue is full).
+  const std::uint64_t width = receive_bytes_per_cycle_[r.sm];
   std::uint64_t& next_free = sm_receive_next_[r.sm];
-  const std::uint64_t start = std::max(cycle * port_bytes_per_cycle_, next_free);
+  const std::uint64_t start = std::max(cycle * width, next_free);
   next_free = start + response_bytes(r);
-  const Picos arrive = clock_.edge(start / port_bytes_per_cycle_) + route_response(r, j);
+  const Picos arrive = clock_.edge(start / width) + route_response(r, j);
   destination.push(r, now, arrive);
   return true;
 }
@@ -127,9 +139,9 @@ bool Interconnect::slice_port_open(std::uint32_t j, Picos now) {
 bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
   bool progress = false;
   std::uint32_t last_granted = 0;
-  for (std::uint32_t k = 0; k < sms_; ++k) {
-    const std::uint32_t sm = (request_start_ + k) % sms_;
-    Link<MemRequest>& source = *ports_.sm_requests[sm];
+  for (std::uint32_t k = 0; k < sources_; ++k) {
+    const std::uint32_t sm = (request_start_ + k) % sources_;
+    Link<MemRequest>& source = *requests_[sm];
     ByteCredit& port = sm_send_[sm];
     port.refill(cycle);
     while (source.ready(now) && port.available()) {
@@ -145,13 +157,13 @@ bool Interconnect::move_requests(std::uint64_t cycle, Picos now) {
       progress = true;
     }
   }
-  if (progress) request_start_ = (last_granted + 1) % sms_;
+  if (progress) request_start_ = (last_granted + 1) % sources_;
   return progress;
 }
 
 std::uint32_t Interconnect::target_slice(const MemRequest& r) const {
   const std::uint32_t home = map_.slice_of(r.line);
-  if (!near_serves_ || r.kind != ReqKind::kRead || !routes_.far(r.sm, home)) return home;
+  if (!near_serves_ || r.kind != ReqKind::kRead || !far(r.sm, home)) return home;
   return copy_slice(home, routes_.partition_of_sm(r.sm));
 }
 
@@ -163,16 +175,16 @@ std::uint32_t Interconnect::copy_slice(std::uint32_t slice, std::uint32_t partit
 Picos Interconnect::route_request(MemRequest& r, std::uint32_t slice, Picos now) {
   if (replicas_ == nullptr || slice != map_.slice_of(r.line)) return latency(r.sm, slice);
   const std::uint32_t home = routes_.partition_of_slice(slice);
-  const bool far = routes_.far(r.sm, slice);
-  const std::uint32_t copy = copy_slice(slice, routes_.partition_of_sm(r.sm));
+  const bool is_far = far(r.sm, slice);
   if (r.kind != ReqKind::kRead) {
     for (std::uint32_t p = 0; p < routes_.partitions(); ++p) {
       if (p != home) replicas_->drop(copy_slice(slice, p), r.line);
     }
-    if (far) replicas_->pass(copy, r, now);
+    if (is_far) replicas_->pass(copy_slice(slice, routes_.partition_of_sm(r.sm)), r, now);
     return latency(r.sm, slice);
   }
-  if (!far) return latency(r.sm, slice);
+  if (!is_far) return latency(r.sm, slice);
+  const std::uint32_t copy = copy_slice(slice, routes_.partition_of_sm(r.sm));
   const bool near = replicas_->holds(copy, r.line, r.sector_mask);
   r.far = FarRead{static_cast<std::uint16_t>(copy),
                   near ? FarRead::State::kNear : FarRead::State::kMiss};
@@ -202,8 +214,8 @@ Picos Interconnect::route_response(const MemResponse& r, std::uint32_t j) {
 Picos Interconnect::compute_next(Picos now) const {
   Picos next = kNever;
   const Picos retry = now + clock_.period_ps;
-  for (std::uint32_t sm = 0; sm < sms_; ++sm) {
-    const Link<MemRequest>& source = *ports_.sm_requests[sm];
+  for (std::uint32_t sm = 0; sm < sources_; ++sm) {
+    const Link<MemRequest>& source = *requests_[sm];
     if (source.empty()) continue;
     Picos t = source.front_ready_ps();
     if (t <= now) {
@@ -232,8 +244,8 @@ std::string Interconnect::describe_state() const {
   std::size_t responses = 0;
   Picos oldest = kNever;
   std::string oldest_what = "none";
-  for (std::uint32_t sm = 0; sm < sms_; ++sm) {
-    const Link<MemRequest>& q = *ports_.sm_requests[sm];
+  for (std::uint32_t sm = 0; sm < sources_; ++sm) {
+    const Link<MemRequest>& q = *requests_[sm];
     requests += q.size();
     if (!q.empty() && q.front_ready_ps() < oldest) {
       oldest = q.front_ready_ps();

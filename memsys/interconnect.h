@@ -23,6 +23,10 @@
 // port has credit, and the next waits for the credit to come back.
 // Arbitration is round robin over the sources, starting after the last one granted
 // (from source 0 at the start), so runs are deterministic.
+// Agent ports (Ports::agent_*, the hub of memsys/hub_traffic.h) are sources numbered
+// after the SMs (MemRequest::sm = SMs + a). An agent is near every L2 partition (one
+// hop, never far, so its reads leave no far copies) and its port is as wide as all the
+// SM ports together: what sends into it paces itself.
 // With interconnect.replicate_far_reads (a ReplicaStore given), a read for a line whose
 // home slice is far from its SM is timed near when the near slice at the home slice's
 // position in the SM's partition holds a copy of every sector it asks for; otherwise
@@ -71,6 +75,8 @@ class Interconnect final : public ClockedUnit {
     std::span<Link<MemResponse>* const> slice_responses;  // inputs, by slice
     // outputs, by slice (interconnect.near_slice_serves_far_reads only)
     std::span<Link<DramResponse>* const> slice_fills = {};
+    std::span<Link<MemRequest>* const> agent_requests = {};    // inputs, by agent
+    std::span<Link<MemResponse>* const> agent_responses = {};  // outputs, by agent
   };
   // replicas: required when config.replicate_far_reads() and the routes have more than
   // one partition; otherwise unused.
@@ -97,6 +103,10 @@ class Interconnect final : public ClockedUnit {
   Picos latency(std::uint32_t sm, std::uint32_t slice) const {
     return latency_ps_[std::size_t{sm} * slices_ + slice];
   }
+  // Whether the slice is in a partition the source is not near (agents: never).
+  bool far(std::uint32_t source, std::uint32_t slice) const {
+    return source < sms_ && routes_.far(source, slice);
+  }
   // The slice a request goes to: its line's home, or with near_slice_serves_far_reads
   // the near copy's slice for a far read.
   std::uint32_t target_slice(const MemRequest& r) const;
@@ -121,17 +131,20 @@ class Interconnect final : public ClockedUnit {
   Clock clock_;
   std::uint32_t sector_bytes_;
   std::uint32_t sms_;
+  std::uint32_t sources_;  // SMs, then agents
   std::uint32_t slices_;
   const AddressMap& map_;
   Ports ports_;
+  std::vector<Link<MemRequest>*> requests_;    // by source: the SMs', then the agents'
+  std::vector<Link<MemResponse>*> responses_;  // by source
   Doorbell& inbox_;
   std::vector<Picos> latency_ps_;    // sms x slices, from the routes
-  std::vector<ByteCredit> sm_send_;  // SM port, towards the slices
+  std::vector<ByteCredit> sm_send_;  // source port, towards the slices
   Clock l2_clock_;
   std::vector<ByteCredit> slice_send_;  // slice ports, in L2 cycles (empty: no limit)
-  std::uint64_t port_bytes_per_cycle_;
-  // SM port, from the slices: when (in byte-times: cycle x port_bytes_per_cycle) the
-  // port is free for the next packet.
+  // Source port, from the slices: its width, and when (in byte-times: cycle x width)
+  // the port is free for the next packet.
+  std::vector<std::uint64_t> receive_bytes_per_cycle_;
   std::vector<std::uint64_t> sm_receive_next_;
   std::uint32_t request_start_ = 0;   // round-robin start over SMs
   std::uint32_t response_start_ = 0;  // round-robin start over slices

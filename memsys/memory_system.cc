@@ -79,6 +79,7 @@ class GpuMemorySystem final : public MemorySystem {
   explicit GpuMemorySystem(const config::GpuConfig& config);
 
   SmMemoryPort& port(std::uint32_t sm_id) override { return *l1s_.at(sm_id); }
+  HubTraffic& hub() override { return *hub_; }
   std::vector<std::pair<ClockDomain, ClockedUnit*>> units() override;
   // Each DRAM channel is a tile: it reads only its own request Link and holds its
   // fills for publish() (every channel fills every slice). L2 slices that send to the
@@ -102,8 +103,8 @@ class GpuMemorySystem final : public MemorySystem {
   AddressMap map_;
   NocRoutes routes_;
   std::deque<Doorbell> doorbells_;
-  LinkSet<MemRequest> sm_requests_, slice_requests_;
-  LinkSet<MemResponse> sm_responses_, slice_responses_;
+  LinkSet<MemRequest> sm_requests_, slice_requests_, hub_requests_;
+  LinkSet<MemResponse> sm_responses_, slice_responses_, hub_responses_;
   LinkSet<DramRequest> dram_requests_;
   LinkSet<DramResponse> dram_fills_;
   std::vector<std::unique_ptr<DramChannel>> channels_;
@@ -111,6 +112,7 @@ class GpuMemorySystem final : public MemorySystem {
   SliceReplicas replicas_{slices_};
   std::unique_ptr<Interconnect> noc_;
   std::vector<std::unique_ptr<L1Unit>> l1s_;
+  std::unique_ptr<HubTraffic> hub_;
 
   bool noc_core_clock() const { return config_.interconnect().core_clock(); }
   // The slices grouped by the DRAM channels they send to, in slice order.
@@ -160,6 +162,9 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
     sm_requests_.add(noc_queue, &noc_bell);
     sm_responses_.add(noc_queue + noc_wires, bell);
   }
+  Doorbell& hub_bell = doorbells_.emplace_back();
+  hub_requests_.add(noc_queue, &noc_bell);
+  hub_responses_.add(noc_queue + noc_wires, &hub_bell);
 
   for (std::uint32_t k = 0; k < channels; ++k) {
     channels_.push_back(std::make_unique<DramChannel>(k, config_.dram(), clocks.dram, sector_bytes,
@@ -181,13 +186,17 @@ GpuMemorySystem::GpuMemorySystem(const config::GpuConfig& config)
   noc_ = std::make_unique<Interconnect>(
       config_.interconnect(), noc_clock, clocks.l2, sector_bytes, map_, routes_,
       Interconnect::Ports{sm_requests_.all(), sm_responses_.all(), slice_requests_.all(),
-                          slice_responses_.all(), dram_fills_.all()},
+                          slice_responses_.all(), dram_fills_.all(), hub_requests_.all(),
+                          hub_responses_.all()},
       noc_bell, &replicas_);
   for (std::uint32_t i = 0; i < sms; ++i) {
     l1s_.push_back(std::make_unique<L1Unit>(
         i, config_.l1(), config::l1_data_bytes(config_), config::l1_max_data_bytes(config_),
         config_.tma(), clocks.core, sm_requests_[i], sm_responses_[i], *l1_bells[i]));
   }
+  hub_ = std::make_unique<HubTraffic>(clocks.core, config_.l2().line_bytes(), sector_bytes,
+                                      static_cast<std::uint16_t>(sms), hub_requests_[0],
+                                      hub_responses_[0], hub_bell);
 }
 
 std::vector<std::pair<ClockDomain, ClockedUnit*>> GpuMemorySystem::units() {
@@ -195,6 +204,7 @@ std::vector<std::pair<ClockDomain, ClockedUnit*>> GpuMemorySystem::units() {
   for (auto& c : channels_) out.emplace_back(ClockDomain::kDram, c.get());
   for (auto& s : slices_) out.emplace_back(ClockDomain::kL2, s.get());
   out.emplace_back(noc_core_clock() ? ClockDomain::kCore : ClockDomain::kL2, noc_.get());
+  out.emplace_back(ClockDomain::kCore, hub_.get());
   for (auto& l1 : l1s_) out.emplace_back(ClockDomain::kCore, l1.get());
   return out;
 }

@@ -8,6 +8,7 @@
 
 #include "configs/sassim_config.pb.h"
 #include "ground/unit.h"
+#include "memsys/hub_traffic.h"
 #include "memsys/sm_memory_port.h"
 
 namespace sassim::memsys {
@@ -17,8 +18,10 @@ class MemorySystem {
   virtual ~MemorySystem() = default;
   // Port of SM sm_id (0 <= sm_id < num_sms).
   virtual SmMemoryPort& port(std::uint32_t sm_id) = 0;
+  // The traffic of the GPU's collectives, on the crossbar's hub port (one of units()).
+  virtual HubTraffic& hub() = 0;
   // Every unit with its clock domain, in the order they must be ticked within an
-  // edge: back to front (DRAM, L2, interconnect, then the per-SM units).
+  // edge: back to front (DRAM, L2, interconnect, the hub, then the per-SM units).
   virtual std::vector<std::pair<ClockDomain, ClockedUnit*>> units() = 0;
   // Groups of its units that may tick on different host threads (Engine::set_tiles),
   // by clock domain; none by default.

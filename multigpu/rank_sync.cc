@@ -12,7 +12,10 @@ namespace sassim::multigpu {
 class RankSync::Port final : public sim::CollectivePort {
  public:
   Port(RankSync& sync, std::size_t player) : sync_(sync), player_(player) {}
-  void arrive(std::size_t index, Picos now) override { sync_.arrive(player_, index, now); }
+  std::optional<Picos> arrive(std::size_t index, Picos now) override {
+    return sync_.arrive(player_, index, now);
+  }
+  Charge charge(std::size_t index) const override { return sync_.charge(player_, index); }
   Picos next_sync(Picos now) const override {
     const Picos step = sync_.lookahead_;
     return step == kNever ? kNever : (now / step + 1) * step;
@@ -26,10 +29,12 @@ class RankSync::Port final : public sim::CollectivePort {
   std::size_t player_;
 };
 
-RankSync::RankSync(std::vector<CollectiveInstance> instances, std::vector<Player> players)
+RankSync::RankSync(std::vector<CollectiveInstance> instances, std::vector<Player> players,
+                   bool charge)
     : instances_(std::move(instances)),
       players_(std::move(players)),
       takers_(instances_.size()),
+      charge_(charge),
       barrier_(static_cast<std::ptrdiff_t>(players_.size()), Resolve{this}),
       idle_(players_.size(), 0),
       left_(players_.size(), 0),
@@ -53,14 +58,42 @@ sim::CollectivePort& RankSync::port(std::size_t p) {
   return *ports_.at(p);
 }
 
-void RankSync::arrive(std::size_t p, std::size_t index, Picos now) {
+std::optional<Picos> RankSync::arrive(std::size_t p, std::size_t index, Picos now) {
   const std::lock_guard lock(mutex_);
   CollectiveInstance& instance = instances_.at(players_[p].instances.at(index));
-  for (std::uint32_t rank : players_[p].ranks) {
-    const auto at = std::find(instance.call.ranks.begin(), instance.call.ranks.end(), rank);
-    if (at != instance.call.ranks.end())
-      instance.arrivals[static_cast<std::size_t>(at - instance.call.ranks.begin())] = now;
+  const std::vector<std::uint32_t>& own = players_[p].ranks;
+  std::optional<Picos> start = now;
+  for (std::size_t m = 0; m < instance.call.ranks.size(); ++m) {
+    std::optional<Picos>& arrival = instance.arrivals[m];
+    if (std::find(own.begin(), own.end(), instance.call.ranks[m]) != own.end()) {
+      arrival = now;
+    } else if (!arrival || *arrival >= times_[p]) {
+      start.reset();
+    } else if (start) {
+      start = std::max(*start, *arrival);
+    }
   }
+  return start;
+}
+
+sim::CollectivePort::Charge RankSync::charge(std::size_t p, std::size_t index) const {
+  const CollectiveInstance& instance = instances_.at(players_[p].instances.at(index));
+  sim::CollectivePort::Charge c;
+  c.time_ps = static_cast<Picos>(std::max<int64_t>(instance.result.time_ps, 0));
+  if (!charge_) return c;
+  for (std::uint32_t rank : instance.call.ranks) {
+    if (std::find(players_[p].ranks.begin(), players_[p].ranks.end(), rank) ==
+        players_[p].ranks.end())
+      continue;
+    for (const system::GpuSide& side : instance.result.gpus) {
+      if (side.rank != rank) continue;
+      c.sms = side.sms;
+      c.memory_read_bytes = side.memory_read_bytes;
+      c.memory_write_bytes = side.memory_write_bytes;
+      return c;
+    }
+  }
+  return c;
 }
 
 std::vector<sim::CollectivePort::Finished> RankSync::sync(std::size_t p, Picos now, bool idle) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,10 @@ struct Player {
 
 class RankSync {
  public:
-  RankSync(std::vector<CollectiveInstance> instances, std::vector<Player> players);
+  // charge: each port charges its GPU the GPU side of its collectives (the side of the
+  // player's first rank in the communicator); false: nothing.
+  RankSync(std::vector<CollectiveInstance> instances, std::vector<Player> players,
+           bool charge = true);
   ~RankSync();
   RankSync(const RankSync&) = delete;
   RankSync& operator=(const RankSync&) = delete;
@@ -55,7 +59,11 @@ class RankSync {
     RankSync* self;
     void operator()() noexcept { self->resolve(); }
   };
-  void arrive(std::size_t p, std::size_t index, Picos now);
+  // Returns the start when this arrival is the last of its communicator and every other
+  // rank arrived before p's last sync: those arrivals were recorded before that sync, so
+  // the answer does not depend on how the threads run.
+  std::optional<Picos> arrive(std::size_t p, std::size_t index, Picos now);
+  sim::CollectivePort::Charge charge(std::size_t p, std::size_t index) const;
   std::vector<sim::CollectivePort::Finished> sync(std::size_t p, Picos now, bool idle);
   void resolve();  // the barrier's completion: every player is at its sync time
   std::string deadlock_message() const;
@@ -66,12 +74,13 @@ class RankSync {
   std::vector<std::vector<std::pair<std::size_t, std::size_t>>> takers_;
   std::vector<std::unique_ptr<Port>> ports_;
   Picos lookahead_ = kNever;
+  bool charge_ = true;
   std::mutex mutex_;  // arrivals, between syncs
   std::barrier<Resolve> barrier_;
   // Written by players before the barrier (their own slot) or by resolve().
   std::vector<char> idle_, left_;
   std::vector<std::vector<sim::CollectivePort::Finished>> told_;
-  std::vector<Picos> times_;  // each player's sync time
+  std::vector<Picos> times_;  // each player's sync time (the last it reached)
   std::atomic<bool> aborted_{false};
   std::string error_;  // set by resolve() on a deadlock
   std::uint64_t syncs_ = 0;

@@ -65,6 +65,7 @@ std::vector<traces::CollectiveCommand> collectives_of(const std::filesystem::pat
 
 SystemPlan plan_system_run(const std::filesystem::path& trace, const system::SystemModel& model) {
   SystemPlan plan;
+  plan.charge_gpu_side = model.config().gpu_side().charge();
   plan.trace = trace;
   plan.rank_folders = read_ranks_file(trace);
   const auto run_ranks = static_cast<uint32_t>(plan.rank_folders.size());

@@ -103,14 +103,18 @@ void print_system_summary(std::FILE* out, const config::SystemConfig& system,
   fmt::print(out, "system {}: {} ranks on {} GPUs ({}), {} distinct trace(s)\n", system.name(),
              ranks, system.nodes() * system.gpus_per_node(), system.gpu_preset(),
              result.players.size());
-  fmt::print(out, "{:<10} {:<14} {:>7} {:>11} {:>11} {:>11} {:>10}\n", "ranks", "trace", "kernels",
-             "kernels us", "collect. us", "waiting us", "end us");
+  fmt::print(out, "{:<10} {:<14} {:>7} {:>11} {:>11} {:>11} {:>10} {:>12} {:>12}\n", "ranks",
+             "trace", "kernels", "kernels us", "collect. us", "waiting us", "end us",
+             "coll. rd KiB", "coll. wr KiB");
   for (std::size_t p = 0; p < result.players.size(); ++p) {
     const RankTimes t = rank_times(result, p);
-    fmt::print(out, "{:<10} {:<14} {:>7} {:>11.2f} {:>11.2f} {:>11.2f} {:>10.2f}\n",
-               traces::format_ranks(result.players[p].ranks), folder_name(result, p),
-               result.players[p].kernels.size(), us(t.kernels), us(t.collective), us(t.waiting),
-               us(result.players[p].end));
+    const PlayerResult& r = result.players[p];
+    fmt::print(out,
+               "{:<10} {:<14} {:>7} {:>11.2f} {:>11.2f} {:>11.2f} {:>10.2f} {:>12.1f} {:>12.1f}\n",
+               traces::format_ranks(r.ranks), folder_name(result, p), r.kernels.size(),
+               us(t.kernels), us(t.collective), us(t.waiting), us(r.end),
+               static_cast<double>(r.collective_read_bytes) / 1024.0,
+               static_cast<double>(r.collective_write_bytes) / 1024.0);
   }
   if (!result.collectives.empty()) {
     fmt::print(out, "{:<32} {:<8} {:<6} {:<7} {:>4} {:>10} {:>9} {:>11} {:>9}\n", "collective",

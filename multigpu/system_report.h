@@ -1,9 +1,9 @@
 #pragma once
 // What a multi-GPU run prints (docs/MULTIGPU.md): each player's ranks with their time in
-// kernels and in collectives, each collective (algorithm, protocol, channels, start,
-// time, nccl-tests' bus bandwidth, the busiest link), and what binds the step: the GPUs
-// or the interconnect. With a workload.txt in the rank folders, the per-token figures of
-// the whole system.
+// kernels and in collectives and the bytes its collectives read and wrote in its memory,
+// each collective (algorithm, protocol, channels, start, time, nccl-tests' bus bandwidth,
+// the busiest link), and what binds the step: the GPUs or the interconnect. With a
+// workload.txt in the rank folders, the per-token figures of the whole system.
 #include <cstdio>
 #include <optional>
 

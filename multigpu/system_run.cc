@@ -14,7 +14,7 @@ namespace sassim::multigpu {
 SystemResult run_system(const SystemPlan& plan, const config::GpuConfig& gpu,
                         const SystemRunOptions& options) {
   const std::size_t n = plan.players.size();
-  RankSync sync(plan.instances, plan.players);
+  RankSync sync(plan.instances, plan.players, plan.charge_gpu_side);
   std::vector<std::unique_ptr<sim::Gpu>> gpus;
   std::vector<std::unique_ptr<traces::Workload>> workloads;
   const unsigned per_gpu = std::max(1u, options.threads / static_cast<unsigned>(n));
@@ -37,15 +37,23 @@ SystemResult run_system(const SystemPlan& plan, const config::GpuConfig& gpu,
     for (std::size_t p = 0; p < n; ++p) {
       threads.emplace_back([&, p] {
         bool normal = false;
+        bool ended = false;
         try {
           result.players[p].kernels = gpus[p]->run(
               *workloads[p], p == 0 ? options.progress : sim::ProgressCallback{}, options.stop);
           stopped[p] = gpus[p]->stopped() ? 1 : 0;
           normal = !stopped[p];
+          result.players[p].end = gpus[p]->now();
+          ended = true;
+          // What its last collectives left in flight reaches the memory after its end.
+          if (normal) gpus[p]->drain_memory();
         } catch (...) {
           errors[p] = std::current_exception();
+          normal = false;
         }
-        result.players[p].end = gpus[p]->now();
+        if (!ended) result.players[p].end = gpus[p]->now();
+        result.players[p].collective_read_bytes = gpus[p]->collective_traffic().read_bytes;
+        result.players[p].collective_write_bytes = gpus[p]->collective_traffic().write_bytes;
         sync.leave(p, normal);
       });
     }

@@ -23,6 +23,9 @@ struct SystemPlan {
   std::vector<std::filesystem::path> folders;       // by player
   std::vector<Player> players;
   std::vector<CollectiveInstance> instances;  // each with its simulated result
+  // Each collective's GPU side (its SMs and memory traffic) is charged to its GPUs
+  // (the system config's gpu_side.charge).
+  bool charge_gpu_side = true;
 };
 
 // Reads the ranks and every rank's collectives, matches each communicator's collectives
@@ -38,6 +41,10 @@ struct PlayerResult {
   std::vector<std::uint32_t> ranks;
   std::vector<sim::KernelResult> kernels;
   Picos end = 0;  // when its last kernel or collective ended
+  // The bytes its collectives read and wrote in its memory (memsys/hub_traffic.h; 0
+  // when not charged), apart from its kernels' traffic.
+  std::uint64_t collective_read_bytes = 0;
+  std::uint64_t collective_write_bytes = 0;
 };
 
 struct SystemResult {

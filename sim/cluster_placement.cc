@@ -2,7 +2,7 @@
 // first GPC, round robin, on whose SMs all its CTAs fit now. Within the GPC its CTAs
 // go one by one to the next SM that can take one more (from where the GPC's last
 // cluster stopped), so a cluster spreads over the GPC's SMs and doubles up on an SM
-// only when the others are full.
+// only when the others are full. Taken SMs take none.
 #include <memory>
 
 #include "sim/cta_scheduler.h"
@@ -44,7 +44,7 @@ std::vector<std::uint32_t> CtaScheduler::fit_cluster(const Running& k, std::uint
     bool fits = false;
     for (std::uint32_t i = 0; i < count && !fits; ++i) {
       const std::uint32_t s = (next + i) % count;
-      if (!sms_[first + s]->can_accept(cta, taken[s] + 1)) continue;
+      if (taken_[first + s] != 0 || !sms_[first + s]->can_accept(cta, taken[s] + 1)) continue;
       ++taken[s];
       sms.push_back(first + s);
       next = (s + 1) % count;

@@ -12,7 +12,10 @@
 namespace sassim::sim {
 
 CtaScheduler::CtaScheduler(std::vector<Sm*> sms, Clock core, std::uint32_t dispatch_interval_cycles)
-    : sms_(std::move(sms)), clock_(core), interval_(dispatch_interval_cycles) {
+    : sms_(std::move(sms)),
+      clock_(core),
+      interval_(dispatch_interval_cycles),
+      taken_(sms_.size(), 0) {
   for (Sm* sm : sms_) sm->set_retire_listener(this);
   set_clusters(GpcLayout(static_cast<std::uint32_t>(sms_.size())), 1);
 }
@@ -151,7 +154,9 @@ bool CtaScheduler::tick(std::uint64_t cycle, Picos now) {
   const std::size_t n = placed_any && interval_ != 0 ? 0 : sms_.size();
   for (std::size_t visited = 0; visited < n && any_cta_waiting(); ++visited) {
     Sm& sm = *sms_[round_robin_];
+    const bool is_taken = taken_[round_robin_] != 0;
     round_robin_ = (round_robin_ + 1) % n;
+    if (is_taken) continue;
     for (auto& k : kernels_) {
       if (!k->next || !sm.can_accept(k->context->cta)) continue;
       ++k->in_flight;
@@ -172,9 +177,29 @@ bool CtaScheduler::tick(std::uint64_t cycle, Picos now) {
   return placed_any;
 }
 
+std::vector<std::uint32_t> CtaScheduler::take_sms(std::uint32_t count) {
+  std::vector<std::uint32_t> out;
+  for (const bool empty_only : {true, false}) {
+    for (std::size_t i = sms_.size(); i-- > 0 && out.size() < count;) {
+      if (taken_[i] != 0 || (empty_only && sms_[i]->resident_ctas() != 0)) continue;
+      taken_[i] = 1;
+      out.push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+  return out;
+}
+
+void CtaScheduler::release_sms(const std::vector<std::uint32_t>& sms) {
+  for (std::uint32_t sm : sms) taken_.at(sm) = 0;
+  if (!sms.empty() && any_waiting()) {
+    wake_ = true;
+    mark_changed();
+  }
+}
+
 std::string CtaScheduler::describe_state() const {
-  std::string out =
-      fmt::format("{} CTAs placed; {} kernels running", ctas_placed_, kernels_.size());
+  std::string out = fmt::format("{} CTAs placed; {} kernels running; {} SMs taken", ctas_placed_,
+                                kernels_.size(), std::count(taken_.begin(), taken_.end(), 1));
   if (!launching_.empty()) {
     out += fmt::format("; {} kernels launching (first CTA at {} ps)", launching_.size(),
                        launching_.front().ready);

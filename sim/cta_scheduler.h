@@ -6,6 +6,10 @@
 // concurrent kernels fill what the earlier ones leave free. CTAs are read from the
 // trace only when they are placed.
 //
+// SMs may be taken by something other than the kernels (a collective's CTAs,
+// sim/gpu_collectives.h): no new CTA or cluster is placed on a taken SM until it is
+// released; CTAs resident there run on.
+//
 // Kernels launched with thread block clusters (sm_90, KernelInfo::cluster) place whole
 // clusters instead (sim/cluster_placement.cc): all CTAs of a cluster at once, in one
 // cycle, on SMs of one GPC and only when all of them fit (several may share an SM);
@@ -53,6 +57,13 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
   // Forgets a finished kernel.
   void remove_kernel(const KernelContext& context);
   std::uint64_t ctas_placed() const { return ctas_placed_; }
+
+  // Takes `count` SMs not taken yet (fewer when fewer are left): the highest-numbered
+  // SMs without a resident CTA first, then the highest-numbered others. Returns them.
+  std::vector<std::uint32_t> take_sms(std::uint32_t count);
+  // Gives taken SMs back to the kernels.
+  void release_sms(const std::vector<std::uint32_t>& sms);
+  bool taken(std::uint32_t sm) const { return taken_[sm] != 0; }
 
   // SMs ticking on different host threads may call this in the same step.
   void cta_retired(std::uint32_t sm_id, const KernelContext& kernel) override;
@@ -118,6 +129,7 @@ class CtaScheduler final : public ClockedUnit, public CtaRetireListener {
   std::uint32_t cluster_barrier_latency_ = 1;
   std::uint32_t gpc_round_robin_ = 0;     // the GPC tried first for the next cluster
   std::vector<std::uint32_t> sm_in_gpc_;  // by GPC: the SM (index in it) tried first
+  std::vector<char> taken_;               // by SM: taken by take_sms()
 };
 
 }  // namespace sassim::sim

@@ -242,8 +242,10 @@ void Gpu::start(Launch& launch, bool sample_ctas) {
 
 bool Gpu::finished(const Launch& launch, std::size_t running) const {
   // A kernel running alone also waits for its memory traffic to drain; with others
-  // running, it ends when its last CTA retires.
-  return cta_scheduler_->kernel_done(launch.context) && (running > 1 || memory_idle());
+  // running, or beside a collective's traffic (memsys/hub_traffic.h), it ends when its
+  // last CTA retires.
+  return cta_scheduler_->kernel_done(launch.context) &&
+         (running > 1 || memory_->hub().busy() || memory_idle());
 }
 
 KernelResult Gpu::finish(Launch& launch) {

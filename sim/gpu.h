@@ -64,8 +64,21 @@ class Gpu {
   // when nothing else runs and take the GPU for their estimated cycles.
   void set_sampler(KernelSampler* sampler) { sampler_ = sampler; }
   // The collectives of a multi-GPU rank's trace (sim/collective_port.h; null: none
-  // allowed, the default). Not with kernel sampling.
+  // allowed, the default). Not with kernel sampling. What the port charges of each
+  // collective takes SMs and memory bandwidth (sim/gpu_collectives.h).
   void set_collective_port(CollectivePort* port) { port_ = port; }
+  // Runs the memory system until it holds no work: what a multi-GPU rank's collectives
+  // left in flight when its run() ended (their reads' responses, their misses to DRAM).
+  // Time moves on; no kernel runs.
+  void drain_memory();
+  // The collectives' memory traffic so far (memsys/hub_traffic.h).
+  const memsys::HubTraffic::Counters& collective_traffic() const {
+    return memory_->hub().counters();
+  }
+  // Watches every CTA placement (tests).
+  void set_placement_observer(CtaPlacementObserver* observer) {
+    cta_scheduler_->set_placement_observer(observer);
+  }
 
   // Sampling within kernels (sim/cta_sampler.h) for launches of run() that start with
   // nothing else running and have no clusters.
@@ -99,13 +112,16 @@ class Gpu {
   void start(Launch& launch, bool sample_ctas = false);
   bool finished(const Launch& launch, std::size_t running) const;
   KernelResult finish(Launch& launch);
-  // Runs the engine until one of the running launches finishes; returns them.
   void declare_wakes(const std::vector<Sm*>& sms);
   ProgressEvent progress_event(const Launch* current) const;  // current: null between kernels
+  // Runs the engine until one of the running launches finishes; returns them.
   // Or, with a limit, until time reaches it (nothing finished then).
   void run_until_one_finishes(std::vector<std::unique_ptr<Launch>>& running,
                               std::vector<std::unique_ptr<Launch>>& finished_launches,
                               Picos limit = kNever);
+  // Moves time to t with no kernel running: the memory system runs on while it holds
+  // work (a collective's traffic on the hub, what it left in flight); idle, time jumps.
+  void idle_until(Picos t);
 
   config::GpuConfig config_;
   Engine engine_;

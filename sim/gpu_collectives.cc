@@ -24,8 +24,12 @@ void GpuCollectives::start_ready(const LaunchGraph& graph, Picos now) {
       ++it;
       continue;
     }
-    port_->arrive(it->first, now);
-    started_.insert(*it);
+    const std::optional<Picos> start = port_->arrive(it->first, now);
+    Started& s = started_[it->first];
+    s.vertex = it->second;
+    s.charge = port_->charge(it->first);
+    if (scheduler_ != nullptr && s.charge.sms != 0) s.sms = scheduler_->take_sms(s.charge.sms);
+    if (start) send_traffic(s, *start, *start + s.charge.time_ps);
     it = waiting_.erase(it);
   }
 }
@@ -38,12 +42,20 @@ std::size_t GpuCollectives::finish_ended(LaunchGraph& graph, Picos now) {
       ++it;
       continue;
     }
-    graph.mark_done(it->second);
+    graph.mark_done(it->second.vertex);
+    if (scheduler_ != nullptr) scheduler_->release_sms(it->second.sms);
     ends_.erase(end);
     it = started_.erase(it);
     ++ended;
   }
   return ended;
+}
+
+void GpuCollectives::send_traffic(Started& s, Picos begin, Picos end) {
+  s.traffic = true;
+  const CollectivePort::Charge& c = s.charge;
+  if (hub_ == nullptr || (c.memory_read_bytes == 0 && c.memory_write_bytes == 0)) return;
+  hub_->add_flow(begin, end, c.memory_read_bytes, c.memory_write_bytes);
 }
 
 Picos GpuCollectives::next_sync() {
@@ -63,6 +75,10 @@ void GpuCollectives::sync_if_due(Picos now, bool idle) {
   while (now >= next_sync()) {
     for (const CollectivePort::Finished& f : port_->sync(next_sync_, idle)) {
       ends_[f.index] = core_.edge(core_.cycle_at_or_after(f.end));
+      const auto s = started_.find(f.index);
+      if (s == started_.end() || s->second.traffic) continue;
+      const Picos start = f.end - std::min(f.end, s->second.charge.time_ps);
+      send_traffic(s->second, std::max(start, next_sync_), f.end);
     }
     next_sync_ = port_->next_sync(next_sync_);
   }

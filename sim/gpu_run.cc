@@ -69,6 +69,15 @@ KernelResult Gpu::run_kernel(traces::KernelTrace& kernel) {
   return finish(*done.front());
 }
 
+void Gpu::idle_until(Picos t) {
+  if (!memory_idle()) engine_.run_until([this] { return memory_idle(); }, t);
+  engine_.advance_to(t);
+}
+
+void Gpu::drain_memory() {
+  if (!memory_idle()) engine_.run_until([this] { return memory_idle(); });
+}
+
 ProgressEvent Gpu::progress_event(const Launch* current) const {
   ProgressEvent e{kernels_done_, kernels_total_, 0, 0, nullptr, core_cycle(), total_warp_insts()};
   if (current != nullptr) {
@@ -95,7 +104,8 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
   if (port_ != nullptr && sampler_ != nullptr) {
     throw Error("kernel sampling cannot run with the collectives of a multi-GPU system");
   }
-  GpuCollectives collectives(port_, engine_.clock(ClockDomain::kCore));
+  GpuCollectives collectives(port_, engine_.clock(ClockDomain::kCore), cta_scheduler_.get(),
+                             &memory_->hub());
   auto finish_done = [&] {
     for (auto& launch : done) {
       graph.mark_done(launch->order);
@@ -109,10 +119,10 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
   // before t is seen ended at t: this is the launch latency's gap).
   auto advance_to = [&](Picos t) {
     for (Picos s = collectives.next_sync(); s <= t; s = collectives.next_sync()) {
-      engine_.advance_to(s);
+      idle_until(s);
       collectives.sync_if_due(s, running.empty());
     }
-    engine_.advance_to(t);
+    idle_until(t);
   };
 
   while (!stopped_) {
@@ -196,7 +206,7 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
       const Picos until = collectives.next_stop();
       const bool idle = running.empty();
       if (idle) {
-        engine_.advance_to(until);
+        idle_until(until);
       } else {
         run_until_one_finishes(running, done, until);
         if (stopped_) break;

@@ -37,7 +37,9 @@ std::string system_json(const config::SystemConfig& system, const system::Topolo
                        {"kernels_us", us(t.kernels)},
                        {"collectives_us", us(t.collective)},
                        {"waiting_us", us(t.waiting)},
-                       {"end_us", us(r.end)}});
+                       {"end_us", us(r.end)},
+                       {"collective_read_bytes", r.collective_read_bytes},
+                       {"collective_write_bytes", r.collective_write_bytes}});
   }
   for (const multigpu::CollectiveInstance& c : result.collectives) {
     const std::vector<double>& use = c.result.link_utilisation;

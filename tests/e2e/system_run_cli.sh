@@ -38,9 +38,11 @@ check_line() {
 }
 check_line "^system NVIDIA HGX H200: 3 ranks, 2 distinct trace\(s\), 2 collectives; GPUs: "
 check_line "^system NVIDIA HGX H200: 3 ranks on 8 GPUs \(h200\), 2 distinct trace\(s\)$"
-check_line "^ranks +trace +kernels +kernels us +collect\. us +waiting us +end us$"
-check_line "^0 +rank-0 +2($number){4}$"
-check_line "^1-2 +rank-1 +2($number){4}$"
+check_line "^ranks +trace +kernels +kernels us +collect\. us +waiting us +end us +coll\. rd KiB +coll\. wr KiB$"
+# The bytes the rank's collectives read and wrote in its memory (KiB, one decimal).
+kib=" +[0-9]+\.[0-9]"
+check_line "^0 +rank-0 +2($number){4}($kib){2}$"
+check_line "^1-2 +rank-1 +2($number){4}($kib){2}$"
 check_line "^collective +ranks +algo +proto +chan +start us +time us +busbw GB/s +max link$"
 collective="+0-2 +(ring|tree|nvls|p2p) +(ll|ll128|simple) +[0-9]+$number$number +[0-9]+\.[0-9] +[0-9]+%$"
 check_line "^all_reduce bf16 16384 B $collective"
@@ -79,6 +81,18 @@ assert abs(d["step_us"] - step) < 0.01, (d["step_us"], step)
 assert [c["op"] for c in d["collectives"]] == ["all_reduce", "all_gather"]
 assert all(c["links"] and c["gpus"] and c["ranks"] == "0-2" for c in d["collectives"])
 assert [p["ranks"] for p in d["players"]] == ["0", "1-2"]
+# Each player's collective bytes: what each collective takes of its first rank's GPU, in
+# whole 32-byte sectors, every byte through its memory; the table shows them in KiB.
+table = {m.group(1): (float(m.group(2)), float(m.group(3))) for m in re.finditer(
+    r"^(\S+) +rank-\d.* ([0-9.]+) +([0-9.]+)$", open(sys.argv[2]).read(), re.M)}
+for p, first in zip(d["players"], [0, 1]):
+    sides = [g for c in d["collectives"] for g in c["gpus"] if g["rank"] == first]
+    assert len(sides) == 2, sides
+    rd = sum((g["memory_read_bytes"] + 31) // 32 * 32 for g in sides)
+    wr = sum((g["memory_write_bytes"] + 31) // 32 * 32 for g in sides)
+    assert rd > 0 and wr > 0
+    assert (p["collective_read_bytes"], p["collective_write_bytes"]) == (rd, wr), (p, rd, wr)
+    assert table[p["ranks"]] == (round(rd / 1024, 1), round(wr / 1024, 1)), (table, rd, wr)
 PY
 # trace info: each distinct rank folder with its ranks and collectives.
 "$sassim" trace info "$sys" >"$work/info.txt" 2>&1 || fail "trace info on the system failed"

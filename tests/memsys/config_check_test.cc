@@ -15,14 +15,19 @@ using testing::build_error;
 TEST(MemsysConfig, SmallConfigBuildsInTickOrder) {
   auto memory = make_memory_system(testing::small_config());
   const auto units = memory->units();
-  ASSERT_EQ(units.size(), 2u + 4 + 1 + 2);
+  // 2 DRAM channels, 4 L2 slices, the crossbar, the hub (the collectives' traffic,
+  // memsys/hub_traffic.h: idle, and never ticked, without collectives), 2 L1s.
+  ASSERT_EQ(units.size(), 2u + 4 + 1 + 1 + 2);
   EXPECT_EQ(units[0].first, ClockDomain::kDram);
   EXPECT_EQ(units[0].second->name(), "gpu.dram.channel[0]");
   EXPECT_EQ(units[2].first, ClockDomain::kL2);
   EXPECT_EQ(units[2].second->name(), "gpu.l2.slice[0]");
   EXPECT_EQ(units[6].second->name(), "gpu.noc");
   EXPECT_EQ(units[7].first, ClockDomain::kCore);
-  EXPECT_EQ(units[8].second->name(), "gpu.sm[1].l1");
+  EXPECT_EQ(units[7].second->name(), "gpu.hub");
+  EXPECT_EQ(units[8].first, ClockDomain::kCore);
+  EXPECT_EQ(units[8].second->name(), "gpu.sm[0].l1");
+  EXPECT_EQ(units[9].second->name(), "gpu.sm[1].l1");
 }
 
 TEST(MemsysConfig, MissingFieldIsNamed) {
