@@ -1,5 +1,6 @@
 #include "kernels/moe_routing.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -11,8 +12,8 @@ namespace sassim::kernels::moe {
 
 Routing parse_routing(ParamValues values, std::string_view kernel, size_t extra) {
   const std::string name(kernel);
-  const bool topk = kernel == kTopkKernel;
-  require_at_most(values, 3 + (topk ? 1 : extra), name);
+  const bool topk = kernel == kTopkKernel, align = kernel == kAlignKernel;
+  require_at_most(values, 3 + (topk ? 1 : align ? 2 : extra), name);
   Routing r;
   r.tokens = param_u32(values, 0, r.tokens, name + " TOKENS");
   r.experts = param_u32(values, 1, r.experts, name + " EXPERTS");
@@ -33,6 +34,17 @@ Routing parse_routing(ParamValues values, std::string_view kernel, size_t extra)
   if (r.stride < r.experts) {
     throw std::invalid_argument(name + " STRIDE (" + std::to_string(r.stride) +
                                 ") must be at least EXPERTS (" + std::to_string(r.experts) + ")");
+  }
+  if (align) {
+    r.first_expert = param_count(values, 3, 0, name + " FIRST");
+    r.local_experts =
+        param_count(values, 4, r.experts - std::min(r.first_expert, r.experts), name + " COUNT");
+    if (r.local_experts == 0 || uint64_t{r.first_expert} + r.local_experts > r.experts) {
+      throw std::invalid_argument(name + " FIRST (" + std::to_string(r.first_expert) +
+                                  ") and COUNT (" + std::to_string(r.local_experts) +
+                                  "): expected 1 or more experts from FIRST, all below EXPERTS (" +
+                                  std::to_string(r.experts) + ")");
+    }
   }
   return r;
 }
@@ -78,19 +90,26 @@ Alignment align_reference(const Routing& r, std::span<const int32_t> ids) {
   Alignment a;
   a.sorted_ids.assign(r.max_rows(), static_cast<int32_t>(r.pairs()));
   a.tile_experts.assign(r.max_tiles(), -1);
-  a.pair_rows.assign(r.pairs(), 0);
-  std::vector<int32_t> count(r.experts, 0), start(r.experts + 1, 0);
-  for (uint32_t i = 0; i < r.pairs(); ++i) ++count.at(static_cast<size_t>(ids[i]));
-  for (uint32_t e = 0; e < r.experts; ++e) {
-    const int32_t padded = static_cast<int32_t>(ceil_div(count[e], kRowTile) * kRowTile);
+  a.pair_rows.assign(r.pairs(), -1);
+  const uint32_t local = r.local();
+  // The pair's expert in the kept range, numbered from 0; `local` or more: not kept.
+  auto kept = [&](uint32_t i) { return static_cast<uint32_t>(ids[i]) - r.first_expert; };
+  std::vector<uint32_t> count(local, 0);
+  std::vector<int32_t> start(local + 1, 0);
+  for (uint32_t i = 0; i < r.pairs(); ++i)
+    if (kept(i) < local) ++count[kept(i)];
+  constexpr auto kTile = static_cast<int32_t>(kRowTile);
+  for (uint32_t e = 0; e < local; ++e) {
+    const auto padded = static_cast<int32_t>(ceil_div(count[e], kRowTile) * kRowTile);
     start[e + 1] = start[e] + padded;
-    for (int32_t row = start[e]; row < start[e + 1]; row += kRowTile)
-      a.tile_experts[static_cast<size_t>(row) / kRowTile] = static_cast<int32_t>(e);
+    for (int32_t row = start[e]; row < start[e + 1]; row += kTile)
+      a.tile_experts[static_cast<size_t>(row / kTile)] = static_cast<int32_t>(e);
   }
-  a.total = start[r.experts];
+  a.total = start[local];
   std::vector<int32_t> next(start.begin(), start.end() - 1);
   for (uint32_t i = 0; i < r.pairs(); ++i) {
-    const int32_t row = next[static_cast<size_t>(ids[i])]++;
+    if (kept(i) >= local) continue;
+    const int32_t row = next[kept(i)]++;
     a.sorted_ids[static_cast<size_t>(row)] = static_cast<int32_t>(i);
     a.pair_rows[i] = row;
   }

@@ -52,7 +52,8 @@ extern "C" __global__ void __launch_bounds__(128)
 extern "C" __global__ void __launch_bounds__(128)
     moe_align(const int32_t* __restrict__ ids, int32_t* __restrict__ sorted_ids,
               int32_t* __restrict__ tile_experts, int32_t* __restrict__ pair_rows,
-              int32_t* __restrict__ total, uint32_t pairs, uint32_t experts, uint32_t max_rows) {
+              int32_t* __restrict__ total, uint32_t pairs, uint32_t experts, uint32_t max_rows,
+              uint32_t first_expert) {
   constexpr uint32_t kThreads = cfg::kAlignThreads;
   constexpr uint32_t kTile = cfg::kRowTile;
   // counts[i][e]: pairs of expert e in thread i - 1's chunk; after the prefix sums, those
@@ -66,7 +67,11 @@ extern "C" __global__ void __launch_bounds__(128)
   __syncthreads();
   const uint32_t chunk = (pairs + kThreads - 1) / kThreads;
   const uint32_t begin = min(tid * chunk, pairs), end = min(begin + chunk, pairs);
-  for (uint32_t i = begin; i < end; ++i) ++counts[(tid + 1) * experts + ids[i]];
+  // Expert ids outside [first_expert, first_expert + experts) wrap to e >= experts.
+  for (uint32_t i = begin; i < end; ++i) {
+    const uint32_t e = static_cast<uint32_t>(ids[i]) - first_expert;
+    if (e < experts) ++counts[(tid + 1) * experts + e];
+  }
   __syncthreads();
   for (uint32_t e = tid; e < experts; e += kThreads) {
     for (uint32_t i = 1; i <= kThreads; ++i)
@@ -87,7 +92,11 @@ extern "C" __global__ void __launch_bounds__(128)
     for (int32_t r = starts[e]; r < starts[e + 1]; r += kTile) tile_experts[r / kTile] = e;
   }
   for (uint32_t i = begin; i < end; ++i) {
-    const int32_t e = ids[i];
+    const uint32_t e = static_cast<uint32_t>(ids[i]) - first_expert;
+    if (e >= experts) {
+      pair_rows[i] = -1;
+      continue;
+    }
     const int32_t r = starts[e] + counts[tid * experts + e]++;
     sorted_ids[r] = static_cast<int32_t>(i);
     pair_rows[i] = r;
@@ -120,7 +129,8 @@ bool run(std::string_view kernel, sassim::kernels::ParamValues values) {
   DeviceBuffer<int32_t> di(topk.ids), ds(r.max_rows()), dt(r.max_tiles()), dp(r.pairs()), dn(1);
   print_launch(config);
   ::moe_align<<<to_dim3(config.grid), to_dim3(config.block), config.dynamic_shared_bytes>>>(
-      di.get(), ds.get(), dt.get(), dp.get(), dn.get(), r.pairs(), r.experts, r.max_rows());
+      di.get(), ds.get(), dt.get(), dp.get(), dn.get(), r.pairs(), r.local(), r.max_rows(),
+      r.first_expert);
   finish_launch();
   const bool ok = ds.download() == want.sorted_ids && dt.download() == want.tile_experts &&
                   dp.download() == want.pair_rows && dn.download()[0] == want.total;

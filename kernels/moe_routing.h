@@ -17,7 +17,10 @@
 //     rows per CTA). Writes sorted_ids [max_rows] (pair index token * k + slot, in pair
 //     order within an expert; `pairs` in padding rows), tile_experts [max_tiles] (the
 //     expert of each row tile, -1 past the total), pair_rows [pairs] (the row each pair
-//     went to) and total [1] (the padded rows). Integer only: bit-exact.
+//     went to) and total [1] (the padded rows). Integer only: bit-exact. Only the pairs
+//     of the experts [first_expert, first_expert + local_experts) are kept (expert
+//     parallelism: a rank's own experts, numbered from 0 in tile_experts); the others get
+//     pair_rows -1 and no row. The whole range (first 0, all experts) is the one-GPU layer.
 // SASS: LDG.E, FMNMX, MUFU.EX2, MUFU.RCP, FSETP, STG.E; LDS, STS, BAR.SYNC.
 #pragma once
 
@@ -45,22 +48,29 @@ struct Routing {
   uint32_t experts = 8;
   uint32_t top_k = 2;
   uint32_t stride = 8;  // moe_topk_softmax: logits from one token to the next (>= experts)
+  // moe_align: the experts whose pairs it keeps, [first_expert, first_expert +
+  // local_experts); local_experts 0: every expert.
+  uint32_t first_expert = 0;
+  uint32_t local_experts = 0;
 
   constexpr uint32_t pairs() const { return tokens * top_k; }
-  // Rows of the permuted order in the worst case: every expert's segment padded by
+  constexpr uint32_t local() const { return local_experts == 0 ? experts : local_experts; }
+  // Rows of the permuted order in the worst case: every kept expert's segment padded by
   // kRowTile - 1, rounded up to a whole tile.
   constexpr uint32_t max_rows() const {
-    return ceil_div(uint64_t{pairs()} + uint64_t{experts} * (kRowTile - 1), kRowTile) * kRowTile;
+    return ceil_div(uint64_t{pairs()} + uint64_t{local()} * (kRowTile - 1), kRowTile) * kRowTile;
   }
   constexpr uint32_t max_tiles() const { return max_rows() / kRowTile; }
 };
 
-// Values: TOKENS EXPERTS TOP_K, then (moe_topk_softmax) [STRIDE] or `extra` more values
-// that the caller parses; experts 1 to 64, top_k 1 to experts, tokens x top_k at most 2^22.
+// Values: TOKENS EXPERTS TOP_K, then (moe_topk_softmax) [STRIDE], (moe_align) [FIRST
+// COUNT], the experts kept (default all), or `extra` more values that the caller parses;
+// experts 1 to 64, top_k 1 to experts, tokens x top_k at most 2^22, FIRST + COUNT at most
+// EXPERTS and COUNT at least 1.
 Routing parse_routing(ParamValues values, std::string_view kernel, size_t extra = 0);
 
 inline constexpr uint32_t align_shared_bytes(const Routing& r) {
-  return ((kAlignThreads + 1) * r.experts + r.experts + 1) * 4;
+  return ((kAlignThreads + 1) * r.local() + r.local() + 1) * 4;
 }
 
 constexpr Launch topk_launch(const Routing& r) {
@@ -87,8 +97,9 @@ constexpr Launch align_launch(const Routing& r) {
       .add(buffer_arg("pair_rows", uint64_t{r.pairs()} * 4, Access::kWrite))
       .add(buffer_arg("total", 4, Access::kWrite))
       .add(u32_arg("pairs", r.pairs()))
-      .add(u32_arg("experts", r.experts))
-      .add(u32_arg("max_rows", r.max_rows()));
+      .add(u32_arg("local_experts", r.local()))
+      .add(u32_arg("max_rows", r.max_rows()))
+      .add(u32_arg("first_expert", r.first_expert));
   return l;
 }
 
@@ -105,7 +116,7 @@ struct Alignment {
   std::vector<int32_t> pair_rows;     // [pairs]
   int32_t total = 0;                  // rows used: the padded segments' sum
 };
-// moe_align's outputs for the experts `ids` ([pairs], each below r.experts).
+// moe_align's outputs for the experts `ids` ([pairs]), keeping r's expert range.
 Alignment align_reference(const Routing& r, std::span<const int32_t> ids);
 
 // The suite's routing example: topk_reference of FP32 dyadic logits of seed 1 (ties are

@@ -1,10 +1,11 @@
 // `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--draft K]
 // [--hidden H] [--heads N] [--kv-heads N] [--ffn F] [--experts E] [--top-k K]
-// [--gemm auto|tiled|skinny] [--tp N] [--arch sm_XY]
+// [--gemm auto|tiled|skinny] [--tp N] [--ep N] [--arch sm_XY]
 // [--listings DIR] [-o DIR] [--plain] [--check] [--plan]`: a whole decoder layer executed on the
 // CPU over one device memory and written as one trace folder, its launches in stream order
 // (docs/LLM.md). With --tp N, one rank's shard in OUT/rank-0 with its all-reduces, and
-// OUT/ranks.g naming it for all N ranks (docs/MULTIGPU.md).
+// OUT/ranks.g naming it for all N ranks; with --ep N (moe-layer), rank r's trace in
+// OUT/rank-r with its all-to-alls, and OUT/ranks.g naming them (docs/MULTIGPU.md).
 #include <unistd.h>
 
 #include <chrono>
@@ -20,6 +21,8 @@
 #include "multigpu/ranks_file.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/paths.h"
+#include "sim/cli/workload_ep.h"
+#include "traces/emu/workload/expert_parallel.h"
 #include "traces/emu/workload/layer_capture.h"
 #include "traces/emu/workload/layer_plan.h"
 #include "traces/emu/workload/tensor_parallel.h"
@@ -70,7 +73,8 @@ std::filesystem::path listings_folder(const WorkloadCliOptions& o) {
                   o.listings));
 }
 
-wl::LayerPlan make_plan(WorkloadCliOptions& o) {
+// Every rank's plan: one, or o.layer.ep with --ep.
+std::vector<wl::LayerPlan> make_plans(WorkloadCliOptions& o) {
   const bool moe = o.name == wl::kMoeLayer;
   if (!moe && o.name != wl::kDenseLayer) {
     throw Error(fmt::format("workload {}: unknown workload: expected {} or {}", o.name,
@@ -97,7 +101,8 @@ wl::LayerPlan make_plan(WorkloadCliOptions& o) {
     throw Error(fmt::format("--gemm {}: expected auto, tiled or skinny", o.gemm));
   }
   o.layer.sm_version = parse_arch(o.arch);
-  return moe ? wl::plan_moe_layer(o.layer) : wl::plan_dense_layer(o.layer);
+  if (moe && o.layer.ep != 1) return wl::plan_ep_ranks(o.layer);
+  return {moe ? wl::plan_moe_layer(o.layer) : wl::plan_dense_layer(o.layer)};
 }
 
 void print_plan(const wl::LayerPlan& plan) {
@@ -144,13 +149,14 @@ void print_tensor_parallel(const wl::LayerPlan& plan) {
 }
 
 void run_workload(WorkloadCliOptions& o) {
-  const wl::LayerPlan plan = make_plan(o);
+  std::vector<wl::LayerPlan> plans = make_plans(o);
+  const wl::LayerPlan& plan = plans.front();
   const wl::LayerOptions& L = plan.options;
   const std::string gemm = plan.launches.at(1).kernel;
   fmt::print(
       "{} {}: batch {}, context {}{}, hidden {}, heads {} (KV {}), head dim 128, ffn {}, "
       "sm_{}\n",
-      o.name, o.phase, L.batch, L.context,
+      o.name, o.phase, o.layer.batch, L.context,
       L.draft == 0
           ? ""
           : fmt::format(", draft {} (verifies {} token rows per sequence)", L.draft, L.draft + 1),
@@ -168,16 +174,19 @@ void run_workload(WorkloadCliOptions& o) {
         skinny ? "skinny_gemm computes 1, 2, 4 or 8 rows" : "its 128-row tile");
   }
   print_tensor_parallel(plan);
+  if (L.ep != 1) print_expert_parallel(plans);
   if (plan.workload == wl::kMoeLayer) {
     const uint64_t rows =
         plan.tensors.at(static_cast<size_t>(plan.tensor("moe.sorted_ids"))).bytes / 4;
     fmt::print(
         "experts: {} of {} per token (moe_grouped_gemm, BF16): {} (token, expert) pairs, each "
         "expert's rows padded to whole 64-row tiles: at most {} rows ({} tiles; the tiles past "
-        "the padded total are skipped)\n",
-        L.top_k, L.experts, uint64_t{plan.tokens} * L.top_k, rows, rows / 64);
+        "the padded total are skipped){}\n",
+        L.top_k, L.experts, uint64_t{plan.tokens} * L.top_k, rows, rows / 64,
+        L.ep == 1 ? "" : fmt::format(" for a rank's {} experts", L.experts / L.ep));
   }
   if (o.plan_only) {
+    if (L.ep != 1) fmt::print("rank 0 (the others differ in their experts and input rows):\n");
     print_plan(plan);
     return;
   }
@@ -202,6 +211,13 @@ void run_workload(WorkloadCliOptions& o) {
                  plan.launches.size(), plan.launches[launch].step, done, total);
       std::fflush(stderr);
     };
+  }
+  if (L.ep != 1) {
+    options.trace_folder = o.out;
+    capture_expert_parallel(plans, options, o.name + " " + o.phase, [tty] {
+      if (tty) fmt::print(stderr, "\r\033[K");
+    });
+    return;
   }
   std::vector<wl::LaunchReport> reports;
   const auto start = std::chrono::steady_clock::now();
@@ -285,6 +301,11 @@ void add_workload_command(CLI::App& app) {
   cmd->add_option("--tp", o->layer.tp,
                   "tensor-parallel GPUs: one rank's shard and its all-reduces, replayed with "
                   "--system (default 1)");
+  cmd->add_option("--ep", o->layer.ep,
+                  "moe-layer: expert-parallel GPUs, 2 to --experts, dividing --experts and "
+                  "--batch: each rank runs batch / N sequences and experts / N experts, with "
+                  "all-to-alls between them; a folder per rank, replayed with --system "
+                  "(default 1)");
   cmd->add_option("--gemm", o->gemm,
                   "the projections' GEMM: skinny (skinny_gemm_mM on the CUDA cores, a decode "
                   "step of at most 8 tokens), tiled (the 128 x 128 tensor-core tile) or auto "
@@ -302,7 +323,7 @@ void add_workload_command(CLI::App& app) {
                 "print the tensors (sizes, addresses) and launches (bindings); capture nothing");
   cmd->add_flag("-q,--quiet", o->quiet, "no progress display");
   cmd->callback([o, cmd] {
-    for (const char* name : {"--experts", "--top-k"}) {
+    for (const char* name : {"--experts", "--top-k", "--ep"}) {
       if (cmd->count(name) == 0) continue;
       o->moe_options += (o->moe_options.empty() ? "" : ", ") + std::string(name);
     }

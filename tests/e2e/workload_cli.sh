@@ -2,8 +2,9 @@
 # `sassim workload`: option errors naming the option; a small dense layer captured with
 # --check, listed by `trace info` and replayed as its 18 launches by the listings the folder
 # keeps (a --sass listing taking precedence); a small prefill (16 launches) and a small MoE
-# layer (22 launches) likewise; a speculative decoding verification step (--draft) planned
-# and checked, for the dense and the MoE layer; a wrong listing caught by --check at the
+# layer (22 launches) likewise, and the MoE layer over 2 expert-parallel GPUs (--ep 2),
+# replayed on a system; a speculative decoding verification step (--draft) planned and
+# checked, for the dense and the MoE layer; a wrong listing caught by --check at the
 # launch that runs it.
 # Usage: workload_cli.sh SASSIM_BINARY REPO_ROOT
 set -uo pipefail
@@ -154,6 +155,37 @@ grep -q "total (22 kernels)" <<<"$run_out" || fail "no total of 22 kernels: $run
 grep -Eq "^workload moe-layer decode: batch 2" <<<"$run_out" || fail "no moe workload line: $run_out"
 expect 0 "unpermute +moe_unpermute +c=experts.down.out pair_rows=moe.pair_rows" -- \
   "$sassim" workload moe-layer --plan
+# --ep 2 (4 sequences, 4 experts): a folder per rank with its all-to-alls, every launch of
+# both ranks checked, replayed on a system; bad values name the option before any work.
+ep="$work/ep"
+out="$("$sassim" workload moe-layer --batch 4 "${small[@]:2}" --experts 4 --top-k 2 --ep 2 \
+  --check -o "$ep" 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "moe-layer --ep 2 --check exited $rc: $out"
+grep -q "^expert parallel over 2 GPUs: each rank runs the attention of 2 of the 4 sequences" \
+  <<<"$out" || fail "no expert-parallel line: $out"
+# A launch whose check fails stops the capture; each rank's line says its were checked.
+grep -Eq "^  rank 0 \(experts 0-1\): 22 launches, [0-9]+ warp insts \(checked\)" <<<"$out" ||
+  fail "no checked line for rank 0: $out"
+grep -Eq "^  rank 1 \(experts 2-3\): 22 launches, [0-9]+ warp insts \(checked\)" <<<"$out" ||
+  fail "no checked line for rank 1: $out"
+[[ "$(grep -v '^#' "$ep/ranks.g")" == $'rank-0\nrank-1' ]] || fail "ranks.g: $(cat "$ep/ranks.g")"
+for r in 0 1; do
+  [[ "$(grep -c '^Collective,alltoall,bytes=[0-9]*,type=\(bf16\|fp32\),ranks=0-1,stream=0$' \
+    "$ep/rank-$r/kernelslist.g")" == 2 ]] || fail "rank-$r has not 2 alltoalls: $(cat "$ep/rank-$r/kernelslist.g")"
+done
+grep -qx "tokens 4" "$ep/rank-0/workload.txt" || fail "rank-0's workload.txt does not count 4 tokens"
+run_out="$("$sassim" run -q "$ep" --system h200x8 2>&1)"
+rc=$?
+[[ $rc == 0 ]] || fail "the --ep 2 replay exited $rc: $run_out"
+grep -Eq "^alltoall bf16 [0-9]+ B +0-1 " <<<"$run_out" || fail "no dispatch alltoall: $run_out"
+grep -Eq "^alltoall fp32 [0-9]+ B +0-1 " <<<"$run_out" || fail "no combine alltoall: $run_out"
+expect 1 "--ep 3 with --experts 4: each rank holds experts / ep experts, so --experts must be a multiple of --ep" -- \
+  "$sassim" workload moe-layer --experts 4 --ep 3 -o "$work/e"
+expect 1 "--ep 2 with --batch 3: each rank runs batch / ep sequences" -- \
+  "$sassim" workload moe-layer --batch 3 --ep 2 -o "$work/e"
+expect 1 "--ep: only moe-layer has experts" -- "$sassim" workload dense-layer --ep 2 -o "$work/e"
+[[ -e "$work/e" ]] && fail "a refused --ep wrote $work/e"
 # --draft: errors naming the option before any work; the verification step's plan (every
 # step on batch x (draft + 1) token rows) and its capture, every launch checked.
 expect 1 "--draft 16: expected 0 to 15 draft tokens per sequence" -- \

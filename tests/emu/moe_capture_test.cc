@@ -45,6 +45,9 @@ TEST_P(MoeCapture, RoutingMatchesTheReference) {
   expect_match(arch, "moe_align", {"300", "8", "2"});
   expect_match(arch, "moe_align", {"40", "6", "6"});
   expect_match(arch, "moe_align", {"3", "64", "1"});  // most experts without tokens
+  // Experts 2-4 of 8 kept (an expert-parallel rank's range): the others' pairs skipped.
+  expect_match(arch, "moe_align", {"300", "8", "2", "2", "3"});
+  expect_match(arch, "moe_align", {"40", "6", "6", "5", "1"});
 }
 
 TEST_P(MoeCapture, GathersMatchTheReference) {

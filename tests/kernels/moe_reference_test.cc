@@ -1,7 +1,7 @@
 // The CPU references and problems of the mixture-of-experts kernels (kernels/moe_routing.h,
 // moe_gather.h, moe_grouped_gemm.h): top-k with ties, k = 1 and k = experts, the alignment
-// of an expert without tokens and of all tokens on one expert, the gathers, the grouped GEMM's
-// skipped tiles, and the problems' errors.
+// of an expert without tokens, of all tokens on one expert and of an expert range, the gathers, the
+// grouped GEMM's skipped tiles, and the problems' errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -81,6 +81,37 @@ TEST(MoeAlign, AllPairsOnOneExpert) {
   EXPECT_EQ(a.sorted_ids[100], 100);
 }
 
+TEST(MoeAlign, KeepsOnlyTheExpertRange) {
+  // Experts 2 and 3 of 5 kept (an expert-parallel rank's): the pairs of experts 0, 1 and 4
+  // get no row and pair_rows -1; tiles name the kept experts from 0.
+  const Routing r{
+      .tokens = 3, .experts = 5, .top_k = 2, .stride = 5, .first_expert = 2, .local_experts = 2};
+  const std::vector<int32_t> ids = {3, 0, 2, 4, 3, 1};
+  EXPECT_EQ(r.max_rows(), 3 * kRowTile);  // 6 pairs + 2 x 63, rounded up to whole tiles
+  const Alignment a = align_reference(r, ids);
+  EXPECT_EQ(a.total, 2 * static_cast<int32_t>(kRowTile));
+  EXPECT_EQ(a.tile_experts, (std::vector<int32_t>{0, 1, -1}));
+  EXPECT_EQ(a.pair_rows, (std::vector<int32_t>{64, -1, 0, -1, 65, -1}));
+  EXPECT_EQ(a.sorted_ids[0], 2);
+  EXPECT_EQ(a.sorted_ids[1], 6);  // padding: pairs
+  EXPECT_EQ(a.sorted_ids[kRowTile], 0);
+  EXPECT_EQ(a.sorted_ids[kRowTile + 1], 4);
+  EXPECT_EQ(a.sorted_ids[kRowTile + 2], 6);
+  // The whole range is the one-GPU alignment.
+  Routing all = r;
+  all.first_expert = 0;
+  all.local_experts = 5;
+  Routing plain = r;
+  plain.first_expert = 0;
+  plain.local_experts = 0;
+  const Alignment whole = align_reference(all, ids), one_gpu = align_reference(plain, ids);
+  EXPECT_EQ(whole.sorted_ids, one_gpu.sorted_ids);
+  EXPECT_EQ(whole.tile_experts, one_gpu.tile_experts);
+  EXPECT_EQ(whole.pair_rows, one_gpu.pair_rows);
+  EXPECT_EQ(whole.total, one_gpu.total);
+  for (const int32_t row : whole.pair_rows) EXPECT_GE(row, 0);
+}
+
 TEST(MoeGather, PermuteZeroesPaddingAndKeepsRowsPastTheTotal) {
   const Gather g{.routing = {.tokens = 2, .experts = 2, .top_k = 2, .stride = 2}, .hidden = 8};
   const std::vector<int32_t> ids = {1, 0, 0, 1};
@@ -154,6 +185,21 @@ TEST(MoeProblems, LaunchesAndErrors) {
   EXPECT_EQ(message("moe_permute", {"4", "8", "2", "12"}),
             "moe_permute HIDDEN (12) must be a multiple of 8");
   EXPECT_EQ(message("moe_align", {"4", "8", "8"}), "accepted");
+  EXPECT_EQ(message("moe_align", {"4", "8", "2", "6", "2"}), "accepted");
+  EXPECT_EQ(message("moe_align", {"4", "8", "2", "6", "3"}),
+            "moe_align FIRST (6) and COUNT (3): expected 1 or more experts from FIRST, all "
+            "below EXPERTS (8)");
+  EXPECT_EQ(message("moe_align", {"4", "8", "2", "1", "0"}),
+            "moe_align FIRST (1) and COUNT (0): expected 1 or more experts from FIRST, all "
+            "below EXPERTS (8)");
+  EXPECT_EQ(message("moe_align", {"4", "8", "2", "8"}),
+            "moe_align FIRST (8) and COUNT (0): expected 1 or more experts from FIRST, all "
+            "below EXPERTS (8)");
+  // Experts 2-4 of 8: the shared memory and rows of 3 experts.
+  const Launch part =
+      describe_launch("moe_align", std::vector<std::string_view>{"300", "8", "2", "2", "3"});
+  EXPECT_EQ(part.dynamic_shared_bytes, (129U * 3 + 3 + 1) * 4);
+  EXPECT_EQ(part.arguments()[1].size_bytes, (600ULL + 3 * 63 + 63) / 64 * 64 * 4);
 }
 
 }  // namespace

@@ -5,15 +5,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <map>
 
 #include "ground/error.h"
 #include "kernels/decode_attention.h"
 #include "kernels/rope.h"
 #include "kernels/values.h"
 #include "traces/emu/workload/layer_check.h"
-#include "traces/sass/listing.h"
-#include "traces/workload_info.h"
 
 namespace sassim::emu::workload {
 namespace {
@@ -39,7 +36,8 @@ void fill(const LayerPlan& plan, const Tensor& t, std::vector<uint8_t>& bytes) {
       return;
     case Fill::kBf16: {
       std::vector<uint16_t> v(bytes.size() / 2);
-      k::fill_dyadic_bf16(v, t.seed);
+      for (size_t i = 0; i < v.size(); ++i)
+        v[i] = k::float_to_bf16(k::dyadic_value(t.seed, t.fill_offset + i));
       put(bytes, v);
       return;
     }
@@ -48,7 +46,7 @@ void fill(const LayerPlan& plan, const Tensor& t, std::vector<uint8_t>& bytes) {
       std::vector<uint16_t> v(bytes.size() / 2);
       const bool bf16 = t.fill == Fill::kWeightBf16;
       for (size_t i = 0; i < v.size(); ++i) {
-        const float w = k::dyadic_value(t.seed, i) * t.weight_scale;
+        const float w = k::dyadic_value(t.seed, t.fill_offset + i) * t.weight_scale;
         v[i] = bf16 ? k::float_to_bf16(w) : k::float_to_half(w);
       }
       put(bytes, v);
@@ -84,6 +82,12 @@ void fill(const LayerPlan& plan, const Tensor& t, std::vector<uint8_t>& bytes) {
     case Fill::kContextLens:
       put(bytes, lens);
       return;
+    case Fill::kPairOrder: {
+      std::vector<int32_t> order(bytes.size() / 4);
+      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int32_t>(i);
+      put(bytes, order);
+      return;
+    }
     case Fill::kPromptPositions:
     case Fill::kPromptSlots: {
       // Token i of prompt b: position i, slot i of the prompt's own pages b * P .. (contiguous,
@@ -124,13 +128,12 @@ std::vector<uint64_t> tensor_addresses(const LayerPlan& plan) {
   return addresses;
 }
 
-void capture_layer(const LayerPlan& plan, const LayerCaptureOptions& options,
-                   std::vector<LaunchReport>& reports) {
+LayerExecutor::LayerExecutor(const LayerPlan& plan, const LayerCaptureOptions& options)
+    : plan_(plan), options_(options) {
   // Every listing first, so that a missing one is an error before any long work.
-  std::map<std::filesystem::path, traces::sass::Listing> listings;
   for (const PlannedLaunch& l : plan.launches) {
     const std::filesystem::path path = listing_path(options.listings, l);
-    if (listings.contains(path)) continue;
+    if (listings_.contains(path)) continue;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
       throw Error(
@@ -138,26 +141,32 @@ void capture_layer(const LayerPlan& plan, const LayerCaptureOptions& options,
                       "listings folder)",
                       l.step, l.kernel, path.string(), l.listing_folder, l.kernel));
     }
-    listings.emplace(path, traces::sass::read_listing(path));
+    listings_.emplace(path, traces::sass::read_listing(path));
   }
-
-  DeviceBuffers memory;
-  std::vector<int> allocation_of_tensor;
   for (const Tensor& t : plan.tensors) {
-    memory.memory.allocate(t.name, t.bytes);
-    const size_t a = memory.memory.count() - 1;
-    allocation_of_tensor.push_back(static_cast<int>(a));
-    fill(plan, t, memory.memory.buffer(a));
+    memory_.memory.allocate(t.name, t.bytes);
+    const size_t a = memory_.memory.count() - 1;
+    allocation_of_tensor_.push_back(static_cast<int>(a));
+    fill(plan, t, memory_.memory.buffer(a));
   }
+}
 
-  for (size_t i = 0; i < plan.launches.size(); ++i) {
-    const PlannedLaunch& l = plan.launches[i];
+std::vector<uint8_t>& LayerExecutor::tensor(int index) {
+  return memory_.memory.buffer(
+      static_cast<size_t>(allocation_of_tensor_.at(static_cast<size_t>(index))));
+}
+
+void LayerExecutor::run(size_t begin, size_t end, std::vector<LaunchReport>& reports) {
+  const LayerCaptureOptions& options = options_;
+  DeviceBuffers& memory = memory_;
+  for (size_t i = begin; i < end; ++i) {
+    const PlannedLaunch& l = plan_.launches.at(i);
     const auto args = l.launch.arguments();
     std::vector<int> allocations;
     std::vector<uint64_t> offsets;
     for (const Binding& b : l.bindings) {
       allocations.push_back(b.tensor < 0 ? -1
-                                         : allocation_of_tensor.at(static_cast<size_t>(b.tensor)));
+                                         : allocation_of_tensor_.at(static_cast<size_t>(b.tensor)));
       offsets.push_back(b.offset);
     }
     memory.bind(l.launch, allocations, offsets);
@@ -175,7 +184,7 @@ void capture_layer(const LayerPlan& plan, const LayerCaptureOptions& options,
     }
     LaunchReport report;
     report.listing = listing_path(options.listings, l);
-    const traces::sass::Listing& listing = listings.at(report.listing);
+    const traces::sass::Listing& listing = listings_.at(report.listing);
     CaptureOptions capture_options;
     capture_options.trace_folder = options.trace_folder;
     capture_options.compression = options.compression;
@@ -207,15 +216,24 @@ void capture_layer(const LayerPlan& plan, const LayerCaptureOptions& options,
     }
     reports.push_back(std::move(report));
   }
-  if (options.trace_folder.empty()) return;
+}
+
+traces::WorkloadInfo workload_info(const LayerPlan& plan) {
   const LayerOptions& o = plan.options;
-  traces::write_workload_info(options.trace_folder,
-                              {.workload = std::string(plan.workload),
-                               .phase = o.phase == Phase::kPrefill ? "prefill" : "decode",
-                               .batch = o.batch,
-                               .context = o.context,
-                               .tokens = plan.tokens,
-                               .model_layers = o.model_layers});
+  return {.workload = std::string(plan.workload),
+          .phase = o.phase == Phase::kPrefill ? "prefill" : "decode",
+          .batch = o.batch,
+          .context = o.context,
+          .tokens = plan.tokens,
+          .model_layers = o.model_layers};
+}
+
+void capture_layer(const LayerPlan& plan, const LayerCaptureOptions& options,
+                   std::vector<LaunchReport>& reports) {
+  LayerExecutor executor(plan, options);
+  executor.run(0, plan.launches.size(), reports);
+  if (!options.trace_folder.empty())
+    traces::write_workload_info(options.trace_folder, workload_info(plan));
 }
 
 }  // namespace sassim::emu::workload

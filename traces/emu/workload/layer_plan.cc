@@ -42,6 +42,12 @@ std::vector<int32_t> row_positions(const LayerOptions& o) {
 }
 
 LayerPlan plan_dense_layer(const LayerOptions& o) {
+  if (o.ep != 1) {
+    throw Error(fmt::format(
+        "--ep {}: a dense layer has no experts to spread (expert parallelism is moe-layer's; "
+        "--tp splits a dense layer)",
+        o.ep));
+  }
   if (o.tp != 1) return plan_tp_rank(o, plan_dense_layer, {"o_proj", "down_proj"});
   check_attention_options(o);
   LayerPlan plan;

@@ -50,6 +50,9 @@ struct LayerOptions {
   uint32_t top_k = 2;
   // Tensor-parallel ranks (tensor_parallel.h); the plan is one rank's shard. 1: one GPU.
   uint32_t tp = 1;
+  // moe-layer: expert-parallel ranks and the rank planned (expert_parallel.h). 1: one GPU.
+  uint32_t ep = 1;
+  uint32_t ep_rank = 0;
 };
 
 // How a tensor starts (layer_capture.cc fills it).
@@ -67,6 +70,7 @@ enum class Fill {
   // Prefill: every token of every prompt.
   kPromptPositions,  // int32 [batch * context]: token i of a prompt is at position i
   kPromptSlots,      // int64 [batch * context]: prompt b's pages are b * P .. b * P + P - 1
+  kPairOrder,        // int32 [n]: i at index i (expert parallelism: each pair's combined row)
 };
 
 enum class Role { kActivation, kWeight, kCache, kIndex, kScratch };
@@ -79,6 +83,9 @@ struct Tensor {
   Fill fill = Fill::kZero;
   uint64_t seed = 0;
   float weight_scale = 1;  // kWeight: a power of two near 1/sqrt(K)
+  // kBf16 and kWeight*: the index of the first value in the seed's stream, so that a
+  // tensor is a slice of a larger one (expert parallelism: a rank's experts, its rows).
+  uint64_t fill_offset = 0;
 };
 
 // Where one argument of a launch points: a tensor (-1 for scalars) and a byte offset.
@@ -96,7 +103,7 @@ struct PlannedLaunch {
   std::vector<Binding> bindings;  // one per argument
 };
 
-// A collective after launch `after` of the plan's stream (tensor parallelism).
+// A collective after launch `after` of the plan's stream (tensor and expert parallelism).
 struct PlannedCollective {
   std::string step;  // "o_proj.all_reduce"
   size_t after = 0;  // index in LayerPlan::launches
@@ -150,7 +157,8 @@ LayerPlan plan_dense_prefill(const LayerOptions& o);
 // softmax, the alignment of the (token, slot) pairs into per-expert segments of whole row
 // tiles, the gather of the rows, the experts' gate/up grouped GEMM, its BF16 cast and
 // SwiGLU over the permuted rows, the down grouped GEMM, and the weighted un-permutation
-// with the residual add.
+// with the residual add. With o.tp > 1, plan_tp_rank; with o.ep > 1, rank o.ep_rank's
+// plan of expert parallelism (expert_parallel.h).
 LayerPlan plan_moe_layer(const LayerOptions& o);
 
 }  // namespace sassim::emu::workload
