@@ -99,7 +99,7 @@ enum class AsyncOp : std::uint8_t {
   kMbarArriveTx,  // SYNCS.ARRIVE(S).TRANS64: arrive with expect-tx
   kMbarWait,      // SYNCS.PHASECHK (try_wait / test_wait)
   // UBLKCP.S.S / UBLKRED.S.S: the issuing CTA's shared memory -> another CTA's of the
-  // cluster (cp[.reduce].async.bulk.shared::cluster.shared::cta, sim/sm_cluster_copy.cc).
+  // cluster (cp[.reduce].async.bulk.shared::cluster.shared::cta, sim/cluster_multicast.cc).
   kClusterCopy,
   kClusterReduce,
 };

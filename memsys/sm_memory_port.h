@@ -33,7 +33,7 @@ struct WarpMemAccess {
 // UBLKRED: read-modify-write at the L2 slice, like RED).
 // kSharedCopy: the source read of a shared -> shared::cluster copy (UBLKCP.S.S,
 // UBLKRED.S.S): sectors read from shared memory at the engine's rate, nothing sent to
-// the L2; the SM moves the data to the other CTA (sim/sm_cluster_copy.cc).
+// the L2; the SM moves the data to the other CTA (sim/cluster_multicast.cc).
 enum class TmaKind : std::uint8_t { kLoad, kStore, kPrefetch, kReduction, kSharedCopy };
 
 // One TMA / bulk copy (memsys/tma_engine.h). Transfers: contiguous runs of `bytes /

@@ -24,7 +24,7 @@ class ClusterBarrierMember {
   // resume at `resume_cycle` (> cycle).
   virtual void cluster_barrier_completed(std::uint32_t cta_slot, std::uint64_t cycle,
                                          std::uint64_t resume_cycle) = 0;
-  // A TMA multicast load of another CTA of the cluster (sim/sm_multicast.cc) will write
+  // A TMA multicast load of another CTA of the cluster (sim/cluster_multicast.cc) will write
   // `bytes` into the shared memory of the CTA in `cta_slot`, completing on its mbarrier
   // at shared offset `barrier`: issued now.
   virtual void multicast_issued(std::uint32_t /*cta_slot*/, std::uint64_t /*barrier*/,

@@ -1,9 +1,9 @@
 #pragma once
 // What crosses the GPC's SM-to-SM network (sim/sm_network.h) into another SM's shared
-// memory (sm_90 clusters): TMA multicast data (sim/sm_multicast.cc) and distributed
+// memory (sm_90 clusters): TMA multicast data (sim/cluster_multicast.cc) and distributed
 // shared memory accesses (sim/sm_dsmem.cc). The receiving SM takes them in its own tick, in the
 // order of (cycle, sending SM, the sender's sequence number), so that the result does
-// not depend on the order SMs are ticked in (sim/sm_remote_shared.cc).
+// not depend on the order SMs are ticked in (sim/cluster_shared_access.cc).
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
@@ -25,7 +25,7 @@ struct RemoteSharedAccess {
   bool multicast = false;
   bool written = false;
   MbarrierKey barrier;
-  // A shared::cluster bulk copy (sim/sm_cluster_copy.cc), one kind of multicast write
+  // A shared::cluster bulk copy (sim/cluster_multicast.cc), one kind of multicast write
   // above: it takes `path_bytes` of the data path and completes once they have passed.
   bool bulk_copy = false;
   std::uint64_t path_bytes = 0;

@@ -11,7 +11,6 @@
 #include "sim/control_bits.h"
 #include "sim/register_file.h"
 #include "sim/sm_cta_slot.h"
-#include "sim/sm_pending_access.h"
 #include "sim/sub_core.h"
 
 namespace sassim::sim {
@@ -34,30 +33,25 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       control_costs_(config.sm()),
       wgmma_(config.sm().max_ctas(), kWarpgroupsPerCta),
       wgmma_warps_(config.sm().max_warps()),
-      endpoint_(config.cluster().dsmem_bytes_per_cycle(), *this, *this) {
+      lsu_(config, core),
+      endpoint_(id, config.cluster().dsmem_bytes_per_cycle(), *this, *this) {
   const std::uint32_t sub_cores = config.sm().sub_cores();
   if ((max_warps_ + sub_cores - 1) / sub_cores > 64) {
     throw Error(
         fmt::format("sm.max_warps = {} with sm.sub_cores = {}: at most 64 warps per sub-core",
                     max_warps_, sub_cores));
   }
-  // Each sub-core's memory pipe holds latency / interval instructions in flight.
-  const auto& mem = config.sm().units().memory();
-  const std::uint32_t per_sub_core =
-      std::max<std::uint32_t>(1, (mem.latency_cycles() + mem.initiation_interval_cycles() - 1) /
-                                     std::max<std::uint32_t>(1, mem.initiation_interval_cycles()));
-  address_stage_ = TimedQueue<memsys::WarpMemAccess>(sub_cores * per_sub_core);
-  mio_queue_entries_ = config.sm().mio_queue().entries();
-  mio_global_entries_ = config.sm().mio_queue().global_local_entries() != 0
-                            ? config.sm().mio_queue().global_local_entries()
-                            : mio_queue_entries_;
   // Entries leave after a fixed latency, at most one per sub-core per cycle enters.
+  const auto& mem = config.sm().units().memory();
   tma_stage_ = TimedQueue<std::uint32_t>(sub_cores * (mem.latency_cycles() + 1) + 64);
   wgmma_.set_shared_data_path(&port_, config.l1().data_bytes_per_cycle());
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
   sub_cores_.resize(sub_cores);
-  for (SubCore& sub : sub_cores_) sub.policy = make_scheduler_policy(config.sm().scheduler());
+  for (std::size_t s = 0; s < sub_cores; ++s) {
+    sub_cores_[s].index = s;
+    sub_cores_[s].policy = make_scheduler_policy(config.sm().scheduler());
+  }
   for (unsigned w = 0; w < max_warps_; ++w) {
     SubCore& sub = sub_cores_[w % sub_cores];
     sub.slots.push_back(w);
@@ -215,7 +209,7 @@ bool Sm::can_issue(unsigned slot, const SubCore& sub, std::uint64_t cycle) const
   const Warp& w = warps_[slot];
   if (w.state != WarpState::kRunning || w.ready_cycle > cycle) return false;
   if (sub.unit_free[static_cast<std::size_t>(w.next_inst.unit)] > cycle) return false;
-  return !w.next_inst.memory || !memory_path_full(sub, *w.next_inst.si);
+  return !w.next_inst.memory || !lsu_.path_full(sub.index, *w.next_inst.si);
 }
 
 bool Sm::issue(SubCore& sub, std::uint64_t cycle, Picos now) {
@@ -257,7 +251,7 @@ void Sm::execute(unsigned slot, std::uint64_t cycle, Picos now) {
   // instruction per cycle and paces them into the pipe itself.
   const bool async = si.op.async != isa::AsyncOp::kNone;
   const bool memory = !async && w.next_inst.memory;
-  const bool queued = memory && uses_mio_queue(si);
+  const bool queued = memory && lsu_.queued(si);
   sub.unit_free[unit] = queued ? std::max(sub.unit_free[unit], dispatch + 1)
                                : std::max(cycle + interval, dispatch + 1);
   note_issue(sub, slot);
@@ -418,18 +412,15 @@ std::uint64_t Sm::next_issue_cycle(std::uint64_t after, bool every_warp) const {
 bool Sm::tick(std::uint64_t cycle, Picos now) {
   bool progress = complete_memory(cycle, now);
   if (!endpoint_.releases().empty()) progress |= deliver_cluster_releases(cycle);
-  if (!endpoint_.remote_shared().empty()) progress |= deliver_remote_shared(cycle, now);
-  progress |= submit_addresses(now);
+  if (endpoint_.has_remote_shared()) progress |= endpoint_.deliver_remote_shared(cycle, now, port_);
+  progress |= lsu_.submit(now, port_, *this);
   progress |= submit_tma_copies(cycle, now);
   if (resident_ctas_ != 0) {
     // Each warp's state in this cycle is decided before issue (the issuing warp then
     // becomes selected); the state it holds from the next cycle on, after.
     account_all(cycle, cycle);
     for (SubCore& sub : sub_cores_) progress |= issue(sub, cycle, now);
-    if (mio_queue_entries_ != 0) {
-      progress |= drain_mio_queues(cycle, now);
-      mio_drain_ps_ = next_mio_drain();
-    }
+    if (lsu_.has_queues()) progress |= lsu_.drain_queues(cycle, now);
     account_all(cycle + 1, cycle + 1);
   }
   next_cycle_ = resident_ctas_ != 0 ? next_issue_cycle(cycle + 1) : kNeverCycle;
@@ -445,8 +436,8 @@ bool Sm::tick(std::uint64_t cycle, Picos now) {
 
 Picos Sm::next_event_ps() const {
   Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
-  t = std::min(t, address_stage_.front_ready_ps());
-  t = std::min(t, mio_drain_ps_);
+  t = std::min(t, lsu_.next_submit_ps());
+  t = std::min(t, lsu_.next_drain_ps());
   t = std::min(t, tma_stage_.front_ready_ps());
   if (const std::uint64_t due = endpoint_.next_cycle(); due != kNeverCycle) {
     t = std::min(t, clock_.edge(due));

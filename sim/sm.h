@@ -19,6 +19,7 @@
 #include "sim/control_flow.h"
 #include "sim/frontend.h"
 #include "sim/kernel_context.h"
+#include "sim/lsu.h"
 #include "sim/mbarrier.h"
 #include "sim/scheduler_policy.h"
 #include "sim/sm_network.h"
@@ -61,14 +62,13 @@ class IssueObserver {
                       const isa::StaticInst& inst) = 0;
 };
 
-// The SM's parts, each in its own header: sim/sm_cta_slot.h, sim/sm_pending_access.h,
-// sim/sub_core.h, sim/warp_class.h.
+// The SM's parts, each in its own header: sim/sm_cta_slot.h, sim/sub_core.h,
+// sim/warp_class.h.
 struct CtaSlot;
-struct PendingAccess;
 struct SubCore;
 struct WarpClass;
 
-class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
+class Sm final : public ClockedUnit, private ClusterEndpoint::Listener, private Lsu::DsmemSender {
  public:
   Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& port, Clock core);
   ~Sm() override;
@@ -105,7 +105,6 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
   void set_next(Warp& w, std::uint32_t next);
   NextInst read_next(const Warp& w) const;
   bool complete_memory(std::uint64_t cycle, Picos now);
-  bool submit_addresses(Picos now);
   bool issue(SubCore& sub, std::uint64_t cycle, Picos now);
   void execute(unsigned slot, std::uint64_t cycle, Picos now);
   // A memory instruction enters address generation (`latency_cycles`, plus
@@ -113,13 +112,6 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
   void issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
                     std::uint64_t latency_cycles, std::uint64_t dispatch_delay,
                     std::uint64_t interval, Picos now);
-  // The LSU queues (sm_mio_queue.cc): whether a memory instruction must wait for room
-  // (in its sub-core's queue, or in the address stage for those that bypass it), the
-  // queues' hand-over to address generation, and when the next can happen.
-  bool uses_mio_queue(const isa::StaticInst& si) const;
-  bool memory_path_full(const SubCore& sub, const isa::StaticInst& si) const;
-  bool drain_mio_queues(std::uint64_t cycle, Picos now);
-  Picos next_mio_drain() const;
   void advance(unsigned slot, std::uint64_t earliest);
   // Cycles register-bank conflicts delay the dispatch of the warp's next instruction
   // (updates its reuse cache); sm_register_file.cc.
@@ -152,35 +144,16 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
   bool holds_cta(std::uint32_t cta_slot) const override;
   void cluster_phase_completed(std::uint32_t cta_slot, std::uint64_t resume) override;
   void tx_issued(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes) override;
+  void tx_completed(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes,
+                    std::uint64_t cycle) override;
   // Resumes the warps of completed cluster barriers due by `cycle`.
   bool deliver_cluster_releases(std::uint64_t cycle);
-  // TMA multicast loads (sm_multicast.cc): the other CTAs of the cluster in `ranks`
-  // expect `bytes` on their mbarrier at shared offset `barrier` / the copy completed at
-  // `cycle`: this SM's CTAs receive them then, others over the SM-to-SM network.
-  void multicast_issue(const CtaSlot& c, std::uint32_t ranks, std::uint64_t barrier,
-                       std::uint64_t bytes);
-  void multicast_complete(const CtaSlot& c, std::uint32_t ranks, std::uint64_t barrier,
-                          std::uint64_t bytes, std::uint64_t cycle);
-  // Shared::cluster bulk copies (sm_cluster_copy.cc): the destination of a UBLKCP.S.S /
-  // UBLKRED.S.S line (false: not in the cluster window, the copy is taken as a global
-  // one); the copy p issued / read its source by `cycle`.
-  bool cluster_copy_target(const CtaSlot& c, const std::uint64_t* record, std::size_t words,
-                           PendingAccess& p) const;
-  void cluster_copy_issue(const CtaSlot& c, const PendingAccess& p);
-  void cluster_copy_complete(const PendingAccess& p, std::uint64_t cycle);
-  // The accesses of other SMs due at this SM's shared memory by `cycle`
-  // (sm_remote_shared.cc): they take its data path; multicast data completes its
-  // transactions, distributed shared memory accesses are answered.
-  bool deliver_remote_shared(std::uint64_t cycle, Picos now);
-  // Distributed shared memory (sm_dsmem.cc): the cluster rank whose shared memory a
-  // generic or shared address of the CTA names, if it lies in the cluster window.
-  std::optional<std::uint32_t> cluster_shared_rank(const CtaSlot& c, std::uint64_t address) const;
-  // Sends an access to another CTA's shared memory over the SM-to-SM network.
-  void send_dsmem(const memsys::WarpMemAccess& access, Picos now);
+  // Distributed shared memory (sm_dsmem.cc): sends an access to another CTA's shared
+  // memory over the SM-to-SM network (Lsu::DsmemSender); takes the replies due.
+  void send_dsmem(const memsys::WarpMemAccess& access, Picos now) override;
   bool complete_dsmem(std::uint64_t cycle);
   // A completed memory access or copy (its token); sm_memory.cc.
   void complete_access(std::uint32_t token, std::uint64_t cycle);
-  std::uint32_t acquire_token();
   // Hopper TMA copies and mbarriers (sm_tma.cc). issue_async returns true when the
   // warp now waits on an mbarrier.
   bool issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
@@ -251,18 +224,15 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
   std::vector<Warp> warps_;
   std::vector<SubCore> sub_cores_;
   std::vector<CtaSlot> ctas_;
-  std::vector<PendingAccess> pending_;  // indexed by memory token
   WarpgroupMmaPipe wgmma_;
   std::vector<WarpgroupMmaWarp> wgmma_warps_;  // by warp slot
-  // Address generation: memory instructions spend the memory pipe's latency here
-  // before entering the memory system (and wait here while it refuses them).
-  TimedQueue<memsys::WarpMemAccess> address_stage_;
-  std::vector<std::uint32_t> free_tokens_;
+  // The LSU queues, the address stage and the accesses in flight (sim/lsu.h).
+  Lsu lsu_;
   // TMA copies in address generation (their tokens), then handed to the TMA engine.
   TimedQueue<std::uint32_t> tma_stage_;
   std::vector<memsys::TmaCopy> tma_copies_;  // by token, while in tma_stage_
   Mbarriers mbarriers_;
-  // The SM's end of the SM-to-SM network (sim/cluster_endpoint.h).
+  // The SM's end of the SM-to-SM network and its cluster traffic (sim/cluster_endpoint.h).
   ClusterEndpoint endpoint_;
 
   std::uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_registers_ = 0,
@@ -277,10 +247,6 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener {
   std::uint64_t account_seq_ = 1, flushed_to_ = 0;
   std::uint64_t next_expiry_ = kNeverCycle;
   bool address_stage_was_full_ = false;
-  // sm.mio_queue: entries per sub-core (0: no queue) and the global/local watermark.
-  std::uint32_t mio_queue_entries_ = 0, mio_global_entries_ = 0;
-  std::size_t mio_drain_first_ = 0;  // the sub-core whose queue goes first next
-  Picos mio_drain_ps_ = kNever;      // next_mio_drain() after the last tick
   SmCounters counters_;
 };
 

@@ -1,9 +1,10 @@
-// The SM's memory path: address generation, submission to the L1 port, and the
+// The SM's memory instructions: their accesses into the LSU (sim/lsu.h) and the
 // completions that make load destinations ready.
 #include <algorithm>
 #include <span>
 
 #include "sim/bulk_groups.h"
+#include "sim/cluster_window.h"
 #include "sim/control_bits.h"
 #include "sim/sm.h"
 #include "sim/sm_cta_slot.h"
@@ -18,8 +19,8 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   Warp& w = warps_[slot];
   const CtaSlot& c = ctas_[w.cta_slot];
   // Copied: the access waits in the address stage while the window moves on.
-  const std::uint32_t token = acquire_token();
-  PendingAccess& p = pending_[token];
+  const std::uint32_t token = lsu_.acquire_token();
+  PendingAccess& p = lsu_.pending(token);
   const std::span<const std::uint64_t> window_addrs = w.window.addresses(wi);
   p.addresses.assign(window_addrs.begin(), window_addrs.end());
   const std::span<const std::uint64_t> addrs = p.addresses;
@@ -27,7 +28,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   bool dsmem = false;
   std::uint32_t dsmem_rank = 0;
   if (space == isa::MemSpace::kGeneric || space == isa::MemSpace::kShared) {
-    if (const auto rank = cluster_shared_rank(c, addrs[0])) {
+    if (const auto rank = cluster_shared_rank(*c.kernel, addrs[0])) {
       space = isa::MemSpace::kShared;
       dsmem = *rank != c.cluster.rank;
       dsmem_rank = *rank;
@@ -87,39 +88,9 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   access.active_mask = wi.active_mask;
   access.l1_bypass = si.op.l1_bypass;
   access.l1_policy = si.op.l1_policy;
-  access.addresses = addrs;  // p may have moved: acquire_ack_token can grow pending_
-  const Picos ready = now + clock_.edge(latency_cycles + dispatch_delay);
-  if (uses_mio_queue(si)) {
-    sub_cores_[slot % sub_cores_.size()].mio_queue.push_back(
-        {access, ready, latency_cycles, std::max<std::uint64_t>(interval, 1)});
-  } else {
-    address_stage_.push(access, now, ready);
-  }
-}
-
-std::uint32_t Sm::acquire_token() {
-  if (free_tokens_.empty()) {
-    pending_.emplace_back();
-    return static_cast<std::uint32_t>(pending_.size() - 1);
-  }
-  const std::uint32_t token = free_tokens_.back();
-  free_tokens_.pop_back();
-  return token;
-}
-
-bool Sm::submit_addresses(Picos now) {
-  bool progress = false;
-  while (address_stage_.ready(now)) {
-    if (pending_[address_stage_.front().token].dsmem) {
-      send_dsmem(address_stage_.pop(), now);
-    } else if (port_.can_accept(now)) {
-      port_.submit(address_stage_.pop(), now);
-    } else {
-      break;
-    }
-    progress = true;
-  }
-  return progress;
+  access.addresses = addrs;  // p may have moved: acquire_ack_token can grow the table
+  lsu_.enter(slot % sub_cores_.size(), si, access, now,
+             now + clock_.edge(latency_cycles + dispatch_delay), latency_cycles, interval);
 }
 
 bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
@@ -133,7 +104,7 @@ bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
 }
 
 void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
-  PendingAccess& p = pending_[token];
+  PendingAccess& p = lsu_.pending(token);
   if (p.bulk_ack || p.write_ack) {
     complete_acknowledgement(token, cycle);
     return;
@@ -157,7 +128,7 @@ void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
                                                                    : 0;
     control_complete(w.scoreboards, p.write_sb, p.async, memory_operand_ready);
   }
-  free_tokens_.push_back(token);
+  lsu_.release_token(token);
   const unsigned slot = p.slot;
   switch (w.state) {
     case WarpState::kRunning:
@@ -178,8 +149,8 @@ void Sm::complete_access(std::uint32_t token, std::uint64_t cycle) {
 }
 
 std::uint32_t Sm::acquire_ack_token(unsigned slot, bool bulk, std::uint64_t bulk_group) {
-  const std::uint32_t token = acquire_token();
-  PendingAccess& a = pending_[token];
+  const std::uint32_t token = lsu_.acquire_token();
+  PendingAccess& a = lsu_.pending(token);
   a = PendingAccess{};
   a.slot = slot;
   a.bulk_ack = bulk;
@@ -192,8 +163,8 @@ std::uint32_t Sm::acquire_ack_token(unsigned slot, bool bulk, std::uint64_t bulk
 }
 
 void Sm::complete_acknowledgement(std::uint32_t token, std::uint64_t cycle) {
-  const PendingAccess& p = pending_[token];
-  free_tokens_.push_back(token);
+  const PendingAccess& p = lsu_.pending(token);
+  lsu_.release_token(token);
   Warp& w = warps_[p.slot];
   if (w.state == WarpState::kFree || w.age != p.warp_age) return;  // the warp exited
   if (p.bulk_ack) {

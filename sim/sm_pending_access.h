@@ -28,7 +28,7 @@ struct PendingAccess {
   // acknowledgement may arrive after the warp exited and its slot was reused).
   // TMA multicast loads: the other cluster ranks whose shared memory it writes.
   std::uint32_t multicast = 0;
-  // Shared::cluster bulk copies (sm_cluster_copy.cc): the destination CTA's rank; its
+  // Shared::cluster bulk copies (cluster_multicast.cc): the destination CTA's rank; its
   // mbarrier's shared offset is barrier.offset.
   bool cluster_copy = false;
   bool cluster_reduce = false;

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "sim/bulk_groups.h"
+#include "sim/cluster_window.h"
 #include "sim/sm.h"
 #include "sim/sm_cta_slot.h"
 #include "sim/sm_pending_access.h"
@@ -72,19 +73,23 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
   const MbarrierKey key{w.cta_slot, offset};
   isa::AsyncOp op = si.op.async;
   if (is_copy(op)) {
-    const std::uint32_t token = acquire_token();
-    PendingAccess& p = pending_[token];
+    const std::uint32_t token = lsu_.acquire_token();
+    PendingAccess& p = lsu_.pending(token);
     p = PendingAccess{};
     p.slot = slot;
     p.tma = true;
     p.tma_bytes = value == traces::kNoTraceValue ? 0 : value;
     if (op == isa::AsyncOp::kClusterCopy || op == isa::AsyncOp::kClusterReduce) {
-      // To another CTA's shared memory (sm_cluster_copy.cc); outside a cluster window
+      // To another CTA's shared memory (sim/cluster_multicast.cc); outside a cluster window
       // taken as a global copy (UBLKCP: a load, UBLKRED: a reduction).
-      p.barrier.cta_slot = w.cta_slot;
       p.cluster_reduce = op == isa::AsyncOp::kClusterReduce;
-      if (cluster_copy_target(c, record, wi.addr_count, p)) {
-        cluster_copy_issue(c, p);
+      const std::optional<ClusterCopyTarget> target =
+          c.cluster.barrier ? cluster_copy_target(kernel, record, wi.addr_count) : std::nullopt;
+      if (target) {
+        p.cluster_copy = true;
+        p.cluster_rank = target->rank;
+        p.barrier = MbarrierKey{w.cta_slot, target->barrier};
+        endpoint_.copy_issued(*c.cluster.barrier, 1U << target->rank, target->barrier, p.tma_bytes);
       } else {
         op = op == isa::AsyncOp::kClusterCopy ? isa::AsyncOp::kTmaLoad : isa::AsyncOp::kTmaReduce;
         p.cluster_reduce = false;
@@ -102,7 +107,7 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
       const std::uint32_t own = 1U << c.cluster.rank;
       p.tma_barrier = (mask & own) != 0;
       p.multicast = mask & ~own;
-      multicast_issue(c, p.multicast, barrier, p.tma_bytes);
+      endpoint_.copy_issued(*c.cluster.barrier, p.multicast, barrier, p.tma_bytes);
     }
     if (p.tma_barrier) mbarriers_.issue_tx(p.barrier, p.tma_bytes);
     ++w.outstanding;
@@ -111,7 +116,7 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
       p.bulk = true;
       p.bulk_group = join_bulk_group(w);
       ++w.scoreboards.bulk_issued;
-      // p is not used below: acquiring the ack token may grow pending_.
+      // p is not used below: acquiring the ack token may grow the token table.
       ack_token = acquire_ack_token(slot, true, p.bulk_group);
     }
     if (tma_copies_.size() <= token) tma_copies_.resize(token + 1);
@@ -120,11 +125,11 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
     copy.ack_token = ack_token;
     copy.kind = tma_kind(op);
     copy.bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(
-        pending_[token].tma_bytes, std::numeric_limits<std::uint32_t>::max()));
+        lsu_.pending(token).tma_bytes, std::numeric_limits<std::uint32_t>::max()));
     copy.transfers.assign(record + traces::kAsyncRecordWords, record + wi.addr_count);
     // The source of a shared::cluster copy: one contiguous run (its address only aligns
     // the sectors).
-    if (pending_[token].cluster_copy) copy.transfers.resize(1, 0);
+    if (lsu_.pending(token).cluster_copy) copy.transfers.resize(1, 0);
     const std::uint64_t latency = kernel.timing->latency(si.op);
     tma_stage_.push(token, now, now + clock_.edge(latency));
     return false;
@@ -175,11 +180,14 @@ bool Sm::submit_tma_copies(std::uint64_t cycle, Picos now) {
 }
 
 void Sm::complete_tma(const PendingAccess& p, std::uint64_t cycle) {
-  if (p.cluster_copy) cluster_copy_complete(p, cycle);
+  const ClusterBarrier* cluster = ctas_[p.barrier.cta_slot].cluster.barrier.get();
+  if (p.cluster_copy && cluster != nullptr) {
+    endpoint_.cluster_copy_complete(*cluster, p.cluster_rank, p.barrier.offset, p.tma_bytes,
+                                    p.cluster_reduce, cycle);
+  }
   if (p.tma_barrier) wake_mbarrier_waiters(mbarriers_.complete_tx(p.barrier, p.tma_bytes), cycle);
-  if (p.multicast != 0) {
-    multicast_complete(ctas_[p.barrier.cta_slot], p.multicast, p.barrier.offset, p.tma_bytes,
-                       cycle);
+  if (p.multicast != 0 && cluster != nullptr) {
+    endpoint_.multicast_complete(*cluster, p.multicast, p.barrier.offset, p.tma_bytes, cycle);
   }
   if (!p.bulk) return;
   Warp& w = warps_[p.slot];

@@ -96,7 +96,7 @@ WarpClass Sm::classify(const Warp& w, const SubCore& sub, std::uint64_t cycle) c
   const bool memory = w.next_inst.memory;
   const std::uint8_t depends = memory ? kOnIssue | kOnAddressStage : kOnIssue;
   if (memory)
-    return after_address_stage(sub, cycle, memory_path_full(sub, si), memory_throttle(si));
+    return after_address_stage(sub, cycle, lsu_.path_full(sub.index, si), memory_throttle(si));
   if (dispatch_held) return {WarpCycleState::kDispatchStall, sub.dispatch_free, depends};
   return {WarpCycleState::kNotSelected, kNeverCycle, depends};
 }
@@ -132,7 +132,7 @@ void Sm::set_class(SubCore& sub, unsigned local, const WarpClass& c) {
 }
 
 void Sm::reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle) {
-  const bool stage_full = address_stage_.full();
+  const bool stage_full = lsu_.stage_full();
   const bool stage_changed = stage_full != address_stage_was_full_;
   address_stage_was_full_ = stage_full;
   const bool expiry = state_cycle >= next_expiry_;
@@ -162,15 +162,15 @@ void Sm::reclassify_changed(std::uint64_t from_cycle, std::uint64_t state_cycle)
     }
     // Ready memory instructions whose only change is the room in the address stage or
     // the sub-core's LSU queue.
-    const bool queue_changed = sub.mio_queue.size() != sub.mio_queue_seen;
-    sub.mio_queue_seen = sub.mio_queue.size();
+    const bool queue_changed = lsu_.queue_size(sub.index) != sub.lsu_queue_seen;
+    sub.lsu_queue_seen = lsu_.queue_size(sub.index);
     if (!stage_changed && !queue_changed) continue;
     for (std::uint64_t m = sub.depends_on_address_stage & ~marked; m != 0; m &= m - 1) {
       const auto i = static_cast<unsigned>(std::countr_zero(m));
       Warp& w = warps_[sub.slots[i]];
       const isa::StaticInst& si = *w.next_inst.si;
       const WarpClass c =
-          after_address_stage(sub, state_cycle, memory_path_full(sub, si), memory_throttle(si));
+          after_address_stage(sub, state_cycle, lsu_.path_full(sub.index, si), memory_throttle(si));
       set_class(sub, i, c);
       if (c.state != w.cycle_state) account(w, from_cycle, c.state);
     }
@@ -206,7 +206,7 @@ std::uint64_t Sm::issue_candidates(const SubCore& sub) const {
   // A full address stage holds the ready memory instructions.
   if (accounting_ == WarpStateAccounting::kFull) return all_slots(sub);
   std::uint64_t candidates = sub.depends_on_issue | sub.fetch_stalled | sub.reclassify;
-  if (mio_queue_entries_ == 0 && address_stage_.full())
+  if (!lsu_.has_queues() && lsu_.stage_full())
     candidates &= ~(sub.depends_on_address_stage & ~sub.reclassify);
   return candidates;
 }

@@ -1,21 +1,20 @@
 #pragma once
-// One sub-core of an SM: its warp slots, scheduler policy, pipes, LSU queue and the
+// One sub-core of an SM: its warp slots, scheduler policy, pipes and the
 // warp-state bookkeeping of its warps (sim/sm.cc, sim/sm_warp_states.cc).
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
-#include "ground/ring_buffer.h"
 #include "ground/unit.h"
 #include "isa/opcode.h"
-#include "memsys/sm_memory_port.h"
 #include "sim/scheduler_policy.h"
 #include "sim/warp.h"
 
 namespace sassim::sim {
 
 struct SubCore {
+  std::size_t index = 0;  // in the SM
   std::unique_ptr<SchedulerPolicy> policy;
   std::vector<unsigned> slots;      // warp slots served by this sub-core, by local index
   std::vector<std::uint64_t> ages;  // launch order of the warp in each local slot
@@ -34,18 +33,9 @@ struct SubCore {
   // holds; those that wait for an event (not running, or for a load).
   std::uint64_t reclassify = 0, depends_on_issue = 0, depends_on_address_stage = 0;
   std::uint64_t fetch_stalled = 0, blocked = ~std::uint64_t{0};
-  // The LSU instruction queue (sm.mio_queue; sm_mio_queue.cc): memory instructions
-  // issued but not yet taken by the sub-core's memory pipe, the cycle the pipe takes
-  // the next one, and the queue's length when warp states were last decided.
-  struct QueuedAccess {
-    memsys::WarpMemAccess access;
-    Picos ready_floor = 0;      // leaves address generation no earlier (operand reads)
-    std::uint64_t latency = 0;  // address generation, from the pipe taking it
-    std::uint64_t interval = 1;
-  };
-  RingBuffer<QueuedAccess> mio_queue;
-  std::uint64_t mio_pipe_free = 0;
-  std::size_t mio_queue_seen = 0;
+  // The length of its LSU instruction queue (sim/lsu.h) when warp states were last
+  // decided.
+  std::size_t lsu_queue_seen = 0;
   // By local slot: the cycle before which the warp's cached state holds unless an event
   // marks it (kNeverCycle for free slots).
   std::vector<std::uint64_t> state_until;

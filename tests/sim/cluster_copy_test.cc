@@ -1,4 +1,4 @@
-// Shared::cluster bulk copies (sim/sm_cluster_copy.cc): UBLKCP.S.S / UBLKRED.S.S issued
+// Shared::cluster bulk copies (sim/cluster_multicast.cc): UBLKCP.S.S / UBLKRED.S.S issued
 // by rank 0 of a cluster read their source from rank 0's shared memory through the TMA
 // engine (no L2 request), cross the issuing SM's port into the SM-to-SM network
 // (cluster.dsmem_bytes_per_cycle), arrive cluster.dsmem_latency_cycles after leaving it,

@@ -1,5 +1,5 @@
 // Exact cycles of the accesses of other SMs to an SM's shared memory
-// (sim/sm_remote_shared.cc): a distributed shared memory access arriving at an SM takes
+// (sim/cluster_shared_access.cc): a distributed shared memory access arriving at an SM takes
 // its shared data path (l1.data_bytes_per_cycle, the byte credit of the SM's own
 // shared accesses in memsys::L1Unit) for ceil(bytes / data_bytes_per_cycle) cycles,
 // delaying that SM's own LDS and the other arrivals. SMs on a real memory system

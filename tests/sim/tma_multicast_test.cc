@@ -1,9 +1,9 @@
-// TMA multicast (sim/sm_multicast.cc): a UTMALDG with a CTA mask, issued by rank 0 of a
+// TMA multicast (sim/cluster_multicast.cc): a UTMALDG with a CTA mask, issued by rank 0 of a
 // cluster, is read once from the L2 and completes the mbarrier of every CTA in the
 // mask; for a CTA on another SM the data first crosses the issuing SM's port into the
 // SM-to-SM network (cluster.dsmem_bytes_per_cycle, one SM after another) and arrives
 // cluster.dsmem_latency_cycles after leaving it, then takes that SM's shared data path
-// (sim/sm_remote_shared.cc). Exact cycles with the TMA rig's mock port on each SM
+// (sim/cluster_shared_access.cc). Exact cycles with the TMA rig's mock port on each SM
 // (reads answered after L = 200 cycles).
 #include <gtest/gtest.h>
 
