@@ -34,6 +34,7 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
       wgmma_(config.sm().max_ctas(), kWarpgroupsPerCta),
       wgmma_warps_(config.sm().max_warps()),
       lsu_(config, core),
+      async_(config, core),
       endpoint_(id, config.cluster().dsmem_bytes_per_cycle(), *this, *this) {
   const std::uint32_t sub_cores = config.sm().sub_cores();
   if ((max_warps_ + sub_cores - 1) / sub_cores > 64) {
@@ -41,9 +42,6 @@ Sm::Sm(std::uint32_t id, const config::GpuConfig& config, memsys::SmMemoryPort& 
         fmt::format("sm.max_warps = {} with sm.sub_cores = {}: at most 64 warps per sub-core",
                     max_warps_, sub_cores));
   }
-  // Entries leave after a fixed latency, at most one per sub-core per cycle enters.
-  const auto& mem = config.sm().units().memory();
-  tma_stage_ = TimedQueue<std::uint32_t>(sub_cores * (mem.latency_cycles() + 1) + 64);
   wgmma_.set_shared_data_path(&port_, config.l1().data_bytes_per_cycle());
   warps_.resize(max_warps_);
   ctas_.resize(max_ctas_);
@@ -374,7 +372,7 @@ void Sm::retire_cta(std::uint32_t cta_slot, std::uint64_t cycle) {
   CtaSlot& c = ctas_[cta_slot];
   c.used = false;
   c.trace = traces::CtaTrace{};
-  mbarriers_.release_cta(cta_slot);
+  async_.mbarriers().release_cta(cta_slot);
   if (c.cluster.barrier) {
     cluster_event(c, net::CtaLeave{c.cluster.barrier, &endpoint_, cta_slot});
     c.cluster = ClusterMembership{};
@@ -438,7 +436,7 @@ Picos Sm::next_event_ps() const {
   Picos t = next_cycle_ == kNeverCycle ? kNever : clock_.edge(next_cycle_);
   t = std::min(t, lsu_.next_submit_ps());
   t = std::min(t, lsu_.next_drain_ps());
-  t = std::min(t, tma_stage_.front_ready_ps());
+  t = std::min(t, async_.next_submit_ps());
   if (const std::uint64_t due = endpoint_.next_cycle(); due != kNeverCycle) {
     t = std::min(t, clock_.edge(due));
   }

@@ -14,6 +14,7 @@
 #include "ground/unit.h"
 #include "isa/flops.h"
 #include "memsys/sm_memory_port.h"
+#include "sim/async_engine.h"
 #include "sim/cluster_barrier.h"
 #include "sim/cluster_endpoint.h"
 #include "sim/control_flow.h"
@@ -228,10 +229,9 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener, private 
   std::vector<WarpgroupMmaWarp> wgmma_warps_;  // by warp slot
   // The LSU queues, the address stage and the accesses in flight (sim/lsu.h).
   Lsu lsu_;
-  // TMA copies in address generation (their tokens), then handed to the TMA engine.
-  TimedQueue<std::uint32_t> tma_stage_;
-  std::vector<memsys::TmaCopy> tma_copies_;  // by token, while in tma_stage_
-  Mbarriers mbarriers_;
+  // TMA copies in address generation and the mbarriers (sim/async_engine.h).
+  AsyncEngine async_;
+  std::vector<std::uint32_t> completed_copies_;  // submit_tma_copies' scratch
   // The SM's end of the SM-to-SM network and its cluster traffic (sim/cluster_endpoint.h).
   ClusterEndpoint endpoint_;
 

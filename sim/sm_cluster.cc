@@ -54,12 +54,13 @@ void Sm::cluster_phase_completed(std::uint32_t cta_slot, std::uint64_t resume) {
 }
 
 void Sm::tx_issued(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes) {
-  mbarriers_.issue_tx(MbarrierKey{cta_slot, barrier}, bytes);
+  async_.mbarriers().issue_tx(MbarrierKey{cta_slot, barrier}, bytes);
 }
 
 void Sm::tx_completed(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes,
                       std::uint64_t cycle) {
-  wake_mbarrier_waiters(mbarriers_.complete_tx(MbarrierKey{cta_slot, barrier}, bytes), cycle);
+  wake_mbarrier_waiters(async_.mbarriers().complete_tx(MbarrierKey{cta_slot, barrier}, bytes),
+                        cycle);
 }
 
 bool Sm::wait_at_cluster_barrier(unsigned slot, std::uint64_t cycle, std::uint64_t& next_issue) {

@@ -1,5 +1,6 @@
 // Hopper TMA copies and mbarriers in the SM: UTMALDG / UTMASTG / UTMAPF / UBLKCP go
-// through address generation to the SM's TMA engine (memsys/tma_engine.h); SYNCS
+// through address generation (sim/async_engine.h) to the SM's TMA engine
+// (memsys/tma_engine.h); SYNCS
 // init / arrive / wait update the CTA's mbarriers (sim/mbarrier.h). A load copy that
 // names an mbarrier adds its bytes to it when issued and removes them when the
 // engine completes it; warps waiting on the barrier resume in the cycle its phase
@@ -19,33 +20,6 @@ namespace {
 
 // The barrier of SYNCS lines that record no address (one per CTA).
 constexpr std::uint64_t kUnnamedBarrier = traces::kNoTraceValue - 1;
-
-memsys::TmaKind tma_kind(isa::AsyncOp op) {
-  switch (op) {
-    case isa::AsyncOp::kTmaStore:
-      return memsys::TmaKind::kStore;
-    case isa::AsyncOp::kTmaReduce:
-      return memsys::TmaKind::kReduction;
-    case isa::AsyncOp::kTmaPrefetch:
-      return memsys::TmaKind::kPrefetch;
-    case isa::AsyncOp::kClusterCopy:
-    case isa::AsyncOp::kClusterReduce:
-      return memsys::TmaKind::kSharedCopy;
-    default:
-      return memsys::TmaKind::kLoad;
-  }
-}
-
-bool is_copy(isa::AsyncOp op) {
-  return op == isa::AsyncOp::kTmaLoad || op == isa::AsyncOp::kTmaStore ||
-         op == isa::AsyncOp::kTmaReduce || op == isa::AsyncOp::kTmaPrefetch ||
-         op == isa::AsyncOp::kClusterCopy || op == isa::AsyncOp::kClusterReduce;
-}
-
-// Stores and reductions join the warp's bulk async-group.
-bool writes_global(isa::AsyncOp op) {
-  return op == isa::AsyncOp::kTmaStore || op == isa::AsyncOp::kTmaReduce;
-}
 
 }  // namespace
 
@@ -72,7 +46,7 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
   }
   const MbarrierKey key{w.cta_slot, offset};
   isa::AsyncOp op = si.op.async;
-  if (is_copy(op)) {
+  if (is_tma_copy(op)) {
     const std::uint32_t token = lsu_.acquire_token();
     PendingAccess& p = lsu_.pending(token);
     p = PendingAccess{};
@@ -109,7 +83,7 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
       p.multicast = mask & ~own;
       endpoint_.copy_issued(*c.cluster.barrier, p.multicast, barrier, p.tma_bytes);
     }
-    if (p.tma_barrier) mbarriers_.issue_tx(p.barrier, p.tma_bytes);
+    if (p.tma_barrier) async_.mbarriers().issue_tx(p.barrier, p.tma_bytes);
     ++w.outstanding;
     std::uint32_t ack_token = memsys::kNoAckToken;
     if (writes_global(op)) {
@@ -119,10 +93,7 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
       // p is not used below: acquiring the ack token may grow the token table.
       ack_token = acquire_ack_token(slot, true, p.bulk_group);
     }
-    if (tma_copies_.size() <= token) tma_copies_.resize(token + 1);
-    memsys::TmaCopy& copy = tma_copies_[token];
-    copy.token = token;
-    copy.ack_token = ack_token;
+    memsys::TmaCopy& copy = async_.stage(token, ack_token, now, kernel.timing->latency(si.op));
     copy.kind = tma_kind(op);
     copy.bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(
         lsu_.pending(token).tma_bytes, std::numeric_limits<std::uint32_t>::max()));
@@ -130,16 +101,14 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
     // The source of a shared::cluster copy: one contiguous run (its address only aligns
     // the sectors).
     if (lsu_.pending(token).cluster_copy) copy.transfers.resize(1, 0);
-    const std::uint64_t latency = kernel.timing->latency(si.op);
-    tma_stage_.push(token, now, now + clock_.edge(latency));
     return false;
   }
   const bool recorded = value != traces::kNoTraceValue;
   switch (op) {
     case isa::AsyncOp::kMbarInit:
-      mbarriers_.init(key, recorded ? static_cast<std::uint32_t>(std::min<std::uint64_t>(
-                                          value, std::numeric_limits<std::uint32_t>::max()))
-                                    : 1);
+      async_.mbarriers().init(key, recorded ? static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                                                  value, std::numeric_limits<std::uint32_t>::max()))
+                                            : 1);
       return false;
     case isa::AsyncOp::kMbarArrive:
     case isa::AsyncOp::kMbarArriveTx: {
@@ -148,13 +117,13 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
       arrive.expects_tx = op == isa::AsyncOp::kMbarArriveTx;
       if (arrive.expects_tx && recorded) arrive.tx_bytes = value;
       if (arrive.expects_tx) w.tx_barrier = offset;
-      wake_mbarrier_waiters(mbarriers_.arrive(key, arrive), cycle + 1);
+      wake_mbarrier_waiters(async_.mbarriers().arrive(key, arrive), cycle + 1);
       return false;
     }
     case isa::AsyncOp::kMbarWait: {
       std::optional<unsigned> parity;
       if (recorded) parity = static_cast<unsigned>(value & 1U);
-      if (!mbarriers_.wait(key, slot, parity)) return false;
+      if (!async_.mbarriers().wait(key, slot, parity)) return false;
       w.state = WarpState::kWaitMbarrier;
       w.min_issue_cycle = cycle + 1;
       return true;
@@ -165,17 +134,10 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
 }
 
 bool Sm::submit_tma_copies(std::uint64_t cycle, Picos now) {
-  bool progress = false;
-  while (tma_stage_.ready(now)) {
-    const std::uint32_t token = tma_stage_.pop();
-    progress = true;
-    // A port without a TMA engine completes the copy at once.
-    if (!port_.submit_tma(tma_copies_[token], now)) {
-      const std::uint32_t ack_token = tma_copies_[token].ack_token;
-      complete_access(token, cycle);
-      if (ack_token != memsys::kNoAckToken) complete_access(ack_token, cycle);
-    }
-  }
+  std::vector<std::uint32_t>& completed = completed_copies_;
+  completed.clear();
+  const bool progress = async_.submit(now, port_, completed);
+  for (const std::uint32_t token : completed) complete_access(token, cycle);
   return progress;
 }
 
@@ -185,7 +147,8 @@ void Sm::complete_tma(const PendingAccess& p, std::uint64_t cycle) {
     endpoint_.cluster_copy_complete(*cluster, p.cluster_rank, p.barrier.offset, p.tma_bytes,
                                     p.cluster_reduce, cycle);
   }
-  if (p.tma_barrier) wake_mbarrier_waiters(mbarriers_.complete_tx(p.barrier, p.tma_bytes), cycle);
+  if (p.tma_barrier)
+    wake_mbarrier_waiters(async_.mbarriers().complete_tx(p.barrier, p.tma_bytes), cycle);
   if (p.multicast != 0 && cluster != nullptr) {
     endpoint_.multicast_complete(*cluster, p.multicast, p.barrier.offset, p.tma_bytes, cycle);
   }
