@@ -1,10 +1,10 @@
 // Hopper TMA copies and mbarriers in the SM: UTMALDG / UTMASTG / UTMAPF / UBLKCP go
 // through address generation (sim/async_engine.h) to the SM's TMA engine
-// (memsys/tma_engine.h); SYNCS
-// init / arrive / wait update the CTA's mbarriers (sim/mbarrier.h). A load copy that
-// names an mbarrier adds its bytes to it when issued and removes them when the
-// engine completes it; warps waiting on the barrier resume in the cycle its phase
-// completes (the cycle after, when an arrive issued in this cycle completed it).
+// (memsys/tma_engine.h); SYNCS init / arrive / wait update the CTA's mbarriers
+// (sim/mbarrier.h). A load copy that names an mbarrier adds its bytes to it when issued
+// and removes them when the engine completes it; warps waiting on the barrier resume in
+// the cycle its phase completes (the cycle after, when an arrive issued in this cycle
+// completed it).
 #include <algorithm>
 #include <bit>
 #include <limits>
