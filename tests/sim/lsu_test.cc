@@ -152,9 +152,11 @@ TEST_F(LsuTest, AsyncCopiesAndQueuelessSmsEnterTheAddressStageDirectly) {
   const isa::StaticInst copy = inst(isa::MemSpace::kGlobal, isa::AsyncOp::kTmaLoad);
   Lsu lsu(config_, Clock{kCycle});
   EXPECT_FALSE(lsu.queued(copy));
-  enter(lsu, 0, copy, 3);  // ready at its entry cycle: no pipe latency added here
+  // Ready at its entry cycle (the caller's latency is in `ready`): the stage shows it from
+  // the next instant, so it leaves in the next cycle's tick.
+  enter(lsu, 0, copy, 3);
   EXPECT_EQ(lsu.queue_size(0), 0U);
-  EXPECT_EQ(lsu.next_submit_ps(), 3 * kCycle);
+  EXPECT_EQ(lsu.next_submit_ps(), 3 * kCycle + 1);
 
   config_.mutable_sm()->mutable_mio_queue()->set_entries(0);
   config_.mutable_sm()->mutable_mio_queue()->set_global_local_entries(0);
