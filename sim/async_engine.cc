@@ -43,19 +43,4 @@ memsys::TmaCopy& AsyncEngine::stage(std::uint32_t token, std::uint32_t ack_token
   return copy;
 }
 
-bool AsyncEngine::submit(Picos now, memsys::SmMemoryPort& port,
-                         std::vector<std::uint32_t>& completed) {
-  bool progress = false;
-  while (stage_.ready(now)) {
-    const std::uint32_t token = stage_.pop();
-    progress = true;
-    if (port.submit_tma(copies_[token], now)) continue;
-    completed.push_back(token);
-    if (copies_[token].ack_token != memsys::kNoAckToken) {
-      completed.push_back(copies_[token].ack_token);
-    }
-  }
-  return progress;
-}
-
 }  // namespace sassim::sim

@@ -34,9 +34,22 @@ class AsyncEngine {
   memsys::TmaCopy& stage(std::uint32_t token, std::uint32_t ack_token, Picos now,
                          std::uint64_t latency);
   // Copies whose address generation is done go to the port's TMA engine; true when one
-  // went. A port without an engine takes none: they complete at once, their tokens (then
-  // their ack tokens, when they have one) appended to `completed`.
-  bool submit(Picos now, memsys::SmMemoryPort& port, std::vector<std::uint32_t>& completed);
+  // went. A port without an engine takes none: each completes at once, completed(token)
+  // called for it and then, when it has one, for its ack token.
+  template <class Completed>
+  bool submit(Picos now, memsys::SmMemoryPort& port, Completed completed) {
+    bool progress = false;
+    while (stage_.ready(now)) {
+      const std::uint32_t token = stage_.pop();
+      progress = true;
+      const memsys::TmaCopy& copy = copies_[token];
+      if (port.submit_tma(copy, now)) continue;
+      const std::uint32_t ack_token = copy.ack_token;  // completing may reuse the slot
+      completed(token);
+      if (ack_token != memsys::kNoAckToken) completed(ack_token);
+    }
+    return progress;
+  }
   Picos next_submit_ps() const { return stage_.front_ready_ps(); }
 
  private:

@@ -19,22 +19,6 @@ Lsu::Lsu(const config::GpuConfig& config, Clock core) : clock_(core) {
   queues_.resize(sub_cores);
 }
 
-std::uint32_t Lsu::acquire_token() {
-  if (free_tokens_.empty()) {
-    pending_.emplace_back();
-    return static_cast<std::uint32_t>(pending_.size() - 1);
-  }
-  const std::uint32_t token = free_tokens_.back();
-  free_tokens_.pop_back();
-  return token;
-}
-
-bool Lsu::path_full(std::size_t sub, const isa::StaticInst& si) const {
-  if (!queued(si)) return address_stage_.full();
-  const std::size_t room = si.op.space == isa::MemSpace::kShared ? queue_entries_ : global_entries_;
-  return queues_[sub].entries.size() >= room;
-}
-
 void Lsu::enter(std::size_t sub, const isa::StaticInst& si, const memsys::WarpMemAccess& access,
                 Picos now, Picos ready, std::uint64_t latency, std::uint64_t interval) {
   if (queued(si)) {

@@ -38,7 +38,15 @@ class Lsu {
   Lsu(const config::GpuConfig& config, Clock core);
 
   // The token table: a token names a PendingAccess until it is released.
-  std::uint32_t acquire_token();
+  std::uint32_t acquire_token() {
+    if (free_tokens_.empty()) {
+      pending_.emplace_back();
+      return static_cast<std::uint32_t>(pending_.size() - 1);
+    }
+    const std::uint32_t token = free_tokens_.back();
+    free_tokens_.pop_back();
+    return token;
+  }
   void release_token(std::uint32_t token) { free_tokens_.push_back(token); }
   // The reference is valid until the next acquire_token.
   PendingAccess& pending(std::uint32_t token) { return pending_[token]; }
@@ -50,7 +58,11 @@ class Lsu {
   }
   // Whether a memory instruction of sub-core `sub` must wait for room: in the queue, or
   // in the address stage for those that bypass it.
-  bool path_full(std::size_t sub, const isa::StaticInst& si) const;
+  bool path_full(std::size_t sub, const isa::StaticInst& si) const {
+    if (!queued(si)) return address_stage_.full();
+    return queues_[sub].entries.size() >=
+           (si.op.space == isa::MemSpace::kShared ? queue_entries_ : global_entries_);
+  }
   // The access enters address generation: it leaves the stage at `ready`, or `latency`
   // cycles after its sub-core's pipe takes it from the queue (at the pipe's `interval`),
   // whichever is later. Call only when !path_full(sub, si).

@@ -411,8 +411,8 @@ bool Sm::tick(std::uint64_t cycle, Picos now) {
   bool progress = complete_memory(cycle, now);
   if (!endpoint_.releases().empty()) progress |= deliver_cluster_releases(cycle);
   if (endpoint_.has_remote_shared()) progress |= endpoint_.deliver_remote_shared(cycle, now, port_);
-  progress |= lsu_.submit(now, port_, *this);
-  progress |= submit_tma_copies(cycle, now);
+  if (lsu_.next_submit_ps() <= now) progress |= lsu_.submit(now, port_, *this);
+  if (async_.next_submit_ps() <= now) progress |= submit_tma_copies(cycle, now);
   if (resident_ctas_ != 0) {
     // Each warp's state in this cycle is decided before issue (the issuing warp then
     // becomes selected); the state it holds from the next cycle on, after.

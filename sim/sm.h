@@ -231,7 +231,6 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener, private 
   Lsu lsu_;
   // TMA copies in address generation and the mbarriers (sim/async_engine.h).
   AsyncEngine async_;
-  std::vector<std::uint32_t> completed_copies_;  // submit_tma_copies' scratch
   // The SM's end of the SM-to-SM network and its cluster traffic (sim/cluster_endpoint.h).
   ClusterEndpoint endpoint_;
 

@@ -134,11 +134,7 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
 }
 
 bool Sm::submit_tma_copies(std::uint64_t cycle, Picos now) {
-  std::vector<std::uint32_t>& completed = completed_copies_;
-  completed.clear();
-  const bool progress = async_.submit(now, port_, completed);
-  for (const std::uint32_t token : completed) complete_access(token, cycle);
-  return progress;
+  return async_.submit(now, port_, [&](std::uint32_t token) { complete_access(token, cycle); });
 }
 
 void Sm::complete_tma(const PendingAccess& p, std::uint64_t cycle) {

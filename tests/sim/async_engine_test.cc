@@ -41,6 +41,11 @@ class TmaPort final : public memsys::SmMemoryPort {
   bool engine_;
 };
 
+// The completion callback: appends each token completed at once to `tokens`.
+auto record(std::vector<std::uint32_t>& tokens) {
+  return [&tokens](std::uint32_t token) { tokens.push_back(token); };
+}
+
 config::GpuConfig sm_config() {
   config::GpuConfig config;
   config.mutable_sm()->set_sub_cores(4);
@@ -59,9 +64,10 @@ TEST(AsyncEngineTest, CopiesLeaveTheStageAfterTheirLatencyInOrder) {
   store.bytes = 512;
   EXPECT_EQ(engine.next_submit_ps(), 6 * kCycle);
   std::vector<std::uint32_t> completed;
-  for (std::uint64_t c = 0; c < 6; ++c) EXPECT_FALSE(engine.submit(c * kCycle, port, completed));
-  EXPECT_TRUE(engine.submit(6 * kCycle, port, completed));
-  EXPECT_TRUE(engine.submit(7 * kCycle, port, completed));
+  for (std::uint64_t c = 0; c < 6; ++c)
+    EXPECT_FALSE(engine.submit(c * kCycle, port, record(completed)));
+  EXPECT_TRUE(engine.submit(6 * kCycle, port, record(completed)));
+  EXPECT_TRUE(engine.submit(7 * kCycle, port, record(completed)));
   EXPECT_EQ(engine.next_submit_ps(), kNever);
   const std::vector<TmaPort::Taken> expected{{5, memsys::TmaKind::kLoad, 1024, 6},
                                              {2, memsys::TmaKind::kStore, 512, 7}};
@@ -75,8 +81,8 @@ TEST(AsyncEngineTest, APortWithoutAnEngineCompletesCopiesAtOnceAckTokenAfter) {
   engine.stage(1, memsys::kNoAckToken, 0, 2);
   engine.stage(3, 4, 0, 2);
   std::vector<std::uint32_t> completed;
-  EXPECT_FALSE(engine.submit(kCycle, port, completed));
-  EXPECT_TRUE(engine.submit(2 * kCycle, port, completed));
+  EXPECT_FALSE(engine.submit(kCycle, port, record(completed)));
+  EXPECT_TRUE(engine.submit(2 * kCycle, port, record(completed)));
   EXPECT_EQ(completed, (std::vector<std::uint32_t>{1, 3, 4}));
 }
 

@@ -4,7 +4,6 @@
 // and DRAM, exactly its bytes; a charge of nothing leaves the kernel alone.
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <utility>
 #include <vector>
 
@@ -15,6 +14,8 @@
 #include "sim/cta_scheduler.h"
 #include "sim/gpu.h"
 #include "traces/text_trace.h"
+
+#include "command_list.h"
 
 namespace sassim::sim {
 namespace {
@@ -46,21 +47,7 @@ class ScriptedPort final : public CollectivePort {
   std::vector<std::pair<std::size_t, Picos>> arrivals_;
 };
 
-class Commands final : public traces::Workload {
- public:
-  void add(traces::Command c) { commands_.push_back(std::move(c)); }
-  std::optional<traces::Command> next() override {
-    if (commands_.empty()) return std::nullopt;
-    auto c = std::move(commands_.front());
-    commands_.pop_front();
-    return c;
-  }
-  std::optional<traces::KernelInfo> first_kernel_info() override { return std::nullopt; }
-  std::string description() const override { return "test commands"; }
-
- private:
-  std::deque<traces::Command> commands_;
-};
+using Commands = testing::CommandList;
 
 // 24 CTAs on stream 1, one a SM at a time (their shared memory), each one warp running
 // 100 dependent FFMAs.

@@ -1,14 +1,14 @@
 // Kernel launches: stream order, concurrency across streams, copies as barriers.
 #include <gtest/gtest.h>
 
-#include <deque>
-
 #include <fmt/format.h>
 
 #include "configs/config_loader.h"
 #include "sim/gpu.h"
 #include "sim/launch_graph.h"
 #include "traces/text_trace.h"
+
+#include "command_list.h"
 
 namespace sassim::sim {
 namespace {
@@ -40,21 +40,7 @@ std::unique_ptr<traces::KernelTrace> chain_kernel(int id, int stream, int length
   return traces::kernel_from_text(t, fmt::format("chain{}", id));
 }
 
-class Commands final : public traces::Workload {
- public:
-  void add(traces::Command c) { commands_.push_back(std::move(c)); }
-  std::optional<traces::Command> next() override {
-    if (commands_.empty()) return std::nullopt;
-    auto c = std::move(commands_.front());
-    commands_.pop_front();
-    return c;
-  }
-  std::optional<traces::KernelInfo> first_kernel_info() override { return std::nullopt; }
-  std::string description() const override { return "test commands"; }
-
- private:
-  std::deque<traces::Command> commands_;
-};
+using Commands = testing::CommandList;
 
 std::vector<KernelResult> run(std::vector<std::pair<int, int>> kernels_and_streams,
                               bool copy_between,
