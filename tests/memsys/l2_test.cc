@@ -96,21 +96,22 @@ TEST(L2, MissesToOneLineFromTwoSmsMergeInTheSliceMshr) {
 }
 
 TEST(L2, FullDramQueueOfOneChannelDoesNotHoldMissesToAnother) {
-  // One slice in front of two channels (its lines alternate between them), a DRAM queue of
-  // one request, and a slow bus (8 bits: a sector holds it for 16 clocks). Lines 0, 2 and 4
-  // go to channel 0: line 0 is served, line 2 waits in the channel's queue and line 4 in
-  // the slice's outbox. Line 1, looked up after them, goes to the idle channel 1 at once.
+  // One slice in front of two channels (line l goes to channel (l + parity of l / 2) % 2:
+  // lines 0, 3, 5, 6 to channel 0, lines 1, 2, 4, 7 to channel 1), a DRAM queue of one
+  // request, and a slow bus (8 bits: a sector holds it for 16 clocks). Lines 0, 3 and 5 go
+  // to channel 0: line 0 is served, line 3 waits in the channel's queue and line 5 in the
+  // slice's outbox. Line 1, looked up after them, goes to the idle channel 1 at once.
   config::GpuConfig c = small_config();
   c.mutable_l2()->set_slices(1);
   c.mutable_l2()->set_size_bytes(64 * 1024);
   c.mutable_dram()->set_bus_width_bits(8);
   c.mutable_dram()->set_queue_entries(1);
   Rig rig(c);
-  rig.sm(0).load(0, 1, strided(0, 256, 3));               // lines 0, 2, 4
-  rig.sm(0).load(0, 2, std::vector<std::uint64_t>{128});  // line 1
+  rig.sm(0).load(0, 1, std::vector<std::uint64_t>{0, 384, 640});  // lines 0, 3, 5
+  rig.sm(0).load(0, 2, std::vector<std::uint64_t>{128});          // line 1
   rig.run();
   EXPECT_EQ(rig.sm(0).latency(2), kL2HitRoundTrip + kDramLatency + 3 * kCycle);
-  // Line 4 starts after lines 0 and 2 have each held channel 0's bus for 16 clocks.
+  // Line 5 starts after lines 0 and 3 have each held channel 0's bus for 16 clocks.
   EXPECT_EQ(rig.sm(0).latency(1), kL2HitRoundTrip + kDramLatency + 2 * 16 * kCycle);
 }
 
