@@ -65,6 +65,10 @@ GPUS = {
                  fp32_mhz=1410, tensor_mhz=1410, dram="HBM2",
                  src="A100 SXM4 datasheet: 400 W, FP32 19.5, FP16/BF16 tensor 312 TFLOP/s "
                      "at 1,410 MHz; TSMC N7"),
+    "a100-pcie": dict(node=7, board_w=300, sms=108, mhz=1410, fp32=19.5e12, tensor=312e12,
+                      fp32_mhz=1410, tensor_mhz=1410, dram="HBM2e",
+                      src="A100 80GB PCIe datasheet: 300 W, FP32 19.5, FP16/BF16 tensor "
+                          "312 TFLOP/s at 1,410 MHz; TSMC N7"),
     "h100": dict(node=4, board_w=700, sms=132, mhz=1830, fp32=66.9e12, tensor=989.4e12,
                  fp32_mhz=1980, tensor_mhz=1830, dram="HBM3",
                  src="H100 SXM5 datasheet: 700 W, FP32 66.9 TFLOP/s (1,980 MHz), FP16/BF16 "

@@ -38,7 +38,7 @@ completes "h100 h200" run -c h
 completes "h100" run -c h1
 completes "h100 h200" run mytrace --config h
 completes "h100 h200" config show h
-completes "a100" run --set num_sms=4 -c a1
+completes "a100 a100-pcie" run --set num_sms=4 -c a1
 completes "json" run --format j
 completes "csv" config show h100 --format c
 completes "table" trace info --format t

@@ -25,7 +25,7 @@ class EnergyConfigCheck : public ::testing::Test {
 
 TEST_F(EnergyConfigCheck, PresetsCarryAValidSection) {
   for (const char* name :
-       {"v100", "qv100", "a100", "h100", "h200", "rtx2060", "rtx3070", "rtx4090"}) {
+       {"v100", "qv100", "a100", "a100-pcie", "h100", "h200", "rtx2060", "rtx3070", "rtx4090"}) {
     const GpuConfig c = load_config(name);
     EXPECT_TRUE(c.has_energy()) << name;
     EXPECT_NO_THROW(validate(c)) << name;

@@ -99,7 +99,8 @@ TEST(Loader, UnknownPresetListsTheKnownOnes) {
   const std::string message = error_of([] { load_config("a1000"); });
   EXPECT_THAT(message, HasSubstr("unknown preset 'a1000'"));
   EXPECT_THAT(message,
-              HasSubstr("a100, gtx1080, h100, h200, qv100, rtx2060, rtx3070, rtx4090, v100"));
+              HasSubstr("a100, a100-pcie, gtx1080, h100, h200, qv100, rtx2060, rtx3070, rtx4090, "
+                        "v100"));
 }
 
 TEST(Loader, UnknownPresetAsBaseNamesTheFile) {

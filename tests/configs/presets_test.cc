@@ -19,8 +19,8 @@ using testing::error_of;
 using ::testing::HasSubstr;
 
 TEST(Presets, BundledListIsComplete) {
-  const std::vector<std::string> expected = {"a100",    "gtx1080", "h100",    "h200", "qv100",
-                                             "rtx2060", "rtx3070", "rtx4090", "v100"};
+  const std::vector<std::string> expected = {"a100",  "a100-pcie", "gtx1080", "h100",    "h200",
+                                             "qv100", "rtx2060",   "rtx3070", "rtx4090", "v100"};
   EXPECT_EQ(preset_names(), expected);
 }
 
@@ -46,8 +46,8 @@ TEST_P(EveryPreset, TextRoundTripsThroughTheParser) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, EveryPreset,
-                         ::testing::Values("a100", "gtx1080", "h100", "h200", "qv100", "rtx2060",
-                                           "rtx3070", "rtx4090", "v100"));
+                         ::testing::Values("a100", "a100-pcie", "gtx1080", "h100", "h200", "qv100",
+                                           "rtx2060", "rtx3070", "rtx4090", "v100"));
 
 TEST(Presets, QV100IsAV100WithItsClocks) {
   const GpuConfig v100 = load_config("v100");
@@ -59,6 +59,19 @@ TEST(Presets, QV100IsAV100WithItsClocks) {
   EXPECT_DOUBLE_EQ(qv100.dram().data_rate_mtps(), 1700.0);
   // 4096 bits at 1700 MT/s.
   EXPECT_NEAR(dram_peak_bytes_per_second(qv100), 870.4e9, 1e6);
+}
+
+TEST(Presets, A100PcieIsAnA100WithHbm2eAndItsClocks) {
+  const GpuConfig a100 = load_config("a100");
+  const GpuConfig pcie = load_config("a100-pcie");
+  EXPECT_EQ(pcie.arch(), "sm_80");
+  EXPECT_EQ(pcie.num_sms(), 108U);
+  EXPECT_EQ(pcie.l2().size_bytes(), a100.l2().size_bytes());
+  EXPECT_EQ(pcie.dram().type(), "HBM2e");
+  EXPECT_DOUBLE_EQ(pcie.clocks().core_mhz(), 1410.0);
+  // 5120 bits at 3024 MT/s: the datasheet's 1,935 GB/s.
+  EXPECT_NEAR(dram_peak_bytes_per_second(pcie), 1935.36e9, 1e6);
+  EXPECT_DOUBLE_EQ(pcie.energy().board_power_limit_w(), 300.0);  // 400 W on the SXM4 part
 }
 
 TEST(Presets, H200InheritsWhatItDoesNotOverride) {
