@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # GPU key: (name in the record, listing folder, preset, suite.txt suffix of its launch sizes).
 GPUS = {
     "qv100": ("QV100", "sm_70", "qv100", "qv100"),
-    "a100": ("A100", "sm_80", "a100", "a100"),
+    # The record's A100 is an A100 80GB PCIe (docs/UBENCH.md, "The record's A100").
+    "a100": ("A100", "sm_80", "a100-pcie", "a100"),
     # The record's "H100" column was measured on the Accel-Sim CI's H200 (docs/UBENCH.md,
     # "The record"): it is simulated on the h200 preset.
     "h100": ("H100", "sm_90", "h200", "h100"),
@@ -39,12 +40,18 @@ GPUS = {
 # and the clock control whose rows count. Each run is simulated at the SM clock Nsight
 # Compute measured (gpc_mhz; base clocks lock it below the preset's boost clock).
 OWN_RECORDS = {"h200": ("kernels/ubench/hw_h200.csv", "base")}
-# The public record's SM clock where it is known from a measurement: Accel-Sim's
-# util/hw_stats/run_hw.py ran Nsight Compute with its default clock control (base
-# clocks), which on the GH100 die locks the SM clock at 1,500 MHz (H200, hw_h200.csv:
-# 1,456 to 1,500 MHz, 1,499 in most runs). No A100 or GV100 was measured under that lock,
-# so those runs are simulated at their presets' clocks (docs/UBENCH.md).
-RECORD_SM_MHZ = {"h100": 1500}
+# The public record's SM clock: Accel-Sim's util/hw_stats/run_hw.py ran Nsight Compute
+# with its default clock control, which locks base clocks. On the GH100 die that is
+# 1,500 MHz, measured (H200, hw_h200.csv: 1,456 to 1,500 MHz, 1,499 in most runs); on the
+# A100 80GB PCIe its published base clock, 1,065 MHz (TechPowerUp; the record's mem_bw
+# moves 503 MB in 315,954 cycles, which at the 1,410 MHz boost clock would be 2.24 TB/s,
+# above the card's 1,935 GB/s). No GV100 was measured under the lock, so QV100 runs at
+# its preset's clock (docs/UBENCH.md).
+RECORD_SM_MHZ = {"h100": 1500, "a100": 1065}
+# Presets whose L2 runs at the SM clock (a100: no separate L2 clock is published), so a
+# lock of the SM clock moves the L2's with it. Elsewhere the L2 keeps the preset's clock
+# (h200: its own, measured at both SM clocks; docs/UBENCH.md).
+L2_AT_SM_CLOCK = {"a100"}
 SUFFIXES = sorted({g[3] for g in GPUS.values()})  # the GPU suffixes suite.txt may use
 # --suite: the suite file, and the GPUs measured running it.
 SUITES = {"ubench": ("kernels/ubench/suite.txt", list(GPUS)),
@@ -189,11 +196,12 @@ def simulate(args, gpu, name, kernel, values, out_dir, clock_mhz=None):
     # kernel it measures (--cache-control all, its default): the inputs the programs copied
     # to the GPU are not in the L2 when the kernel starts.
     overrides = ["simulation.flush_l2_before_kernels=true"]
-    # The SM clock the run was measured at (before --set, which may change it). Locking the
-    # clocks sets the SM clock only: the L2 keeps the preset's clock (h200: its own, measured
-    # at both SM clocks; docs/UBENCH.md).
+    # The SM clock the run was measured at (before --set, which may change it), and the
+    # L2's where it follows the SM clock (L2_AT_SM_CLOCK).
     if clock_mhz:
         overrides += [f"clocks.core_mhz={clock_mhz}"]
+        if gpu in L2_AT_SM_CLOCK:
+            overrides += [f"clocks.l2_mhz={clock_mhz}"]
     overrides += [f"{path}={value}" for g, path, value in args.overrides if g == gpu]
     listing = listing_dir(gpu, kernel) / f"{kernel}.sass"
     # The listing's control bits (stall counts, scoreboards, yield) drive the issue.
@@ -338,8 +346,10 @@ def write_doc(args, reports):
         "(gpu-app-collection 3e5b32a9; source, caveats and the fingerprints: [UBENCH.md](UBENCH.md));",
         "Accel-Sim's cycles from it are shown for comparison. The record's \"H100\" column was",
         "measured on the Accel-Sim CI's H200, so it is simulated on the `h200` preset at",
-        "1,500 MHz, the SM clock Nsight Compute's default lock gives that die; QV100 and A100",
-        "at their presets' clocks. H200: programs measured on a real H200 by this project",
+        "1,500 MHz, the SM clock Nsight Compute's default lock gives that die; the A100 column",
+        "on the `a100-pcie` preset (the record's card, an A100 80GB PCIe) at its base clock,",
+        "1,065 MHz, the L2 with it; QV100 at its preset's clock. H200: programs measured on a",
+        "real H200 by this project",
         "([`kernels/ubench/hw_h200.csv`](../kernels/ubench/hw_h200.csv), `scripts/device-ubench.sh`;",
         "the mean of each run's measurements at Nsight Compute's base clocks, and the run",
         "simulated at the SM clock measured, about 1,500 MHz, the L2 at the preset's own",
