@@ -18,6 +18,8 @@ inline constexpr std::array<std::string_view, 4> kSchedulerPolicies = {"gto", "g
                                                                        "two_level"};
 // l2.address_hash
 inline constexpr std::array<std::string_view, 3> kAddressHashes = {"linear", "xor", "ipoly"};
+// l2.set_index
+inline constexpr std::array<std::string_view, 2> kL2SetIndexes = {"linear", "xor"};
 // dram.address_scheme
 inline constexpr std::array<std::string_view, 2> kDramAddressSchemes = {"row_column_bank",
                                                                         "row_bank_column"};

@@ -30,6 +30,7 @@ void check_names(const GpuConfig& config, std::vector<std::string>& problems) {
   check("sm.scheduler.policy", true, config.sm().scheduler().policy(), kSchedulerPolicies,
         problems);
   check("l2.address_hash", true, config.l2().address_hash(), kAddressHashes, problems);
+  check("l2.set_index", true, config.l2().set_index(), kL2SetIndexes, problems);
   check("dram.type", config.dram().has_type(), config.dram().type(), dram_types, problems);
   check("dram.address_scheme", true, config.dram().address_scheme(), kDramAddressSchemes, problems);
   // Tensor forms are named by SASS opcodes, which the architecture's table decodes.

@@ -32,7 +32,9 @@ L2Slice::L2Slice(std::uint32_t index, const config::L2Config& config, Clock cloc
       hit_pipeline_ps_((config.hit_latency_cycles() - 1) * clock.period_ps),
       cache_(config.size_bytes() / config.slices(), config.associativity(), config.line_bytes(),
              config.slices(),
-             fmt::format("l2 (one of l2.slices = {} slices of l2.size_bytes)", config.slices())),
+             fmt::format("l2 (one of l2.slices = {} slices of l2.size_bytes)", config.slices()),
+             config.set_index() == "xor" ? SectorCache::SetIndex::kXor
+                                         : SectorCache::SetIndex::kLinear),
       mshrs_(config.mshr_entries()),
       bandwidth_(config.slice_bytes_per_cycle()),
       in_(in),

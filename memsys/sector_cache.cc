@@ -12,7 +12,7 @@ namespace sassim::memsys {
 
 SectorCache::SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativity,
                          std::uint32_t line_bytes, std::uint32_t set_divisor,
-                         const std::string& what)
+                         const std::string& what, SetIndex set_index)
     : set_divisor_(set_divisor == 0 ? 1 : set_divisor) {
   if (capacity_bytes == 0) return;
   const std::uint64_t set_bytes = std::uint64_t{line_bytes} * associativity;
@@ -22,6 +22,11 @@ SectorCache::SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativi
         capacity_bytes, associativity, line_bytes));
   }
   sets_ = capacity_bytes / set_bytes;
+  // One set has nothing to spread over (and its zero-bit fields would never shift out).
+  xor_sets_ = set_index == SetIndex::kXor && sets_ > 1;
+  pow2_sets_ = std::has_single_bit(sets_);
+  set_bits_ = std::max<std::uint32_t>(static_cast<std::uint32_t>(std::bit_width(sets_ - 1)), 1);
+  set_field_ = (std::uint64_t{1} << set_bits_) - 1;
   ways_ = associativity;
   active_ways_ = associativity;
   lines_.resize(sets_ * ways_);

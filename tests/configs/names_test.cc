@@ -39,6 +39,9 @@ TEST(ConfigNames, EveryNameFieldNamesItsPathValueAndList) {
   EXPECT_THAT(load_error("a100", "l2.address_hash=xr"),
               HasSubstr("l2.address_hash = \"xr\" is not one of: linear, xor, ipoly (did you "
                         "mean \"xor\"?)"));
+  EXPECT_THAT(load_error("a100", "l2.set_index=xr"),
+              HasSubstr("l2.set_index = \"xr\" is not one of: linear, xor (did you mean "
+                        "\"xor\"?)"));
   EXPECT_THAT(load_error("a100", "dram.type=hbm2e"),
               HasSubstr("dram.type = \"hbm2e\" is not one of: HBM2, HBM2e, HBM3, HBM3e, GDDR5, "
                         "GDDR5X, GDDR6, GDDR6X (did you mean \"HBM2e\"?)"));

@@ -20,7 +20,11 @@ using testing::kL2HitRoundTrip;
 constexpr std::uint64_t kSameSetStride = 256 * 128;
 
 TEST(L2, StoresWriteThroughAndDirtyEvictionsReachDram) {
-  Rig rig(small_config());
+  // Lines kSameSetStride apart share a set when the set is the local line modulo the
+  // sets ("linear"; "xor" would spread them).
+  config::GpuConfig c = small_config();
+  c.mutable_l2()->set_set_index("linear");
+  Rig rig(c);
   for (std::uint32_t k = 0; k < 9; ++k) {
     rig.sm(0).schedule(0, k, isa::MemSpace::kGlobal, isa::MemKind::kStore,
                        strided(k * kSameSetStride, 4));

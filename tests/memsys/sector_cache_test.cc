@@ -49,6 +49,43 @@ TEST(SectorCache, FreeWaysFillBeforeEvicting) {
   EXPECT_FALSE(cache.victim_for(2).present);
 }
 
+TEST(SectorCache, XorSetIndexFoldsTheFieldsAboveTheSetBits) {
+  // 8 sets (3-bit fields), one way: local line 0b101'011 goes to set 011 ^ 101 = 110.
+  SectorCache linear(8 * 128, 1, 128, 1, "test");
+  SectorCache hashed(8 * 128, 1, 128, 1, "test", SectorCache::SetIndex::kXor);
+  hashed.allocate(0b101011, nullptr);
+  // The line in set 6 is evicted by another line of set 6 (0b000110), not of set 3.
+  SectorCache::Victim victim;
+  hashed.allocate(0b000011, &victim);
+  EXPECT_FALSE(victim.present);
+  hashed.allocate(0b000110, &victim);
+  EXPECT_TRUE(victim.present);
+  EXPECT_EQ(victim.line, 0b101011u);
+  // Lines 8 apart share one set with "linear" and take all 8 with "xor".
+  std::uint32_t linear_kept = 0, hashed_kept = 0;
+  for (std::uint64_t k = 0; k < 8; ++k) {
+    linear.allocate(8 * k + 100 * 8, nullptr);
+  }
+  SectorCache spread(8 * 128, 1, 128, 1, "test", SectorCache::SetIndex::kXor);
+  for (std::uint64_t k = 0; k < 8; ++k) spread.allocate(8 * k + 100 * 8, nullptr);
+  for (std::uint64_t k = 0; k < 8; ++k) {
+    linear_kept += linear.find(8 * k + 100 * 8) != nullptr;
+    hashed_kept += spread.find(8 * k + 100 * 8) != nullptr;
+  }
+  EXPECT_EQ(linear_kept, 1u);
+  EXPECT_EQ(hashed_kept, 8u);
+}
+
+TEST(SectorCache, XorSetIndexWithOddSetCountsRotatesGroups) {
+  // 6 sets (3-bit fields): each aligned group of 6 local lines fills all 6 sets.
+  for (std::uint64_t group = 0; group < 40; ++group) {
+    SectorCache cache(6 * 128, 1, 128, 1, "test", SectorCache::SetIndex::kXor);
+    for (std::uint64_t r = 0; r < 6; ++r) cache.allocate(group * 6 + r, nullptr);
+    for (std::uint64_t r = 0; r < 6; ++r)
+      EXPECT_NE(cache.find(group * 6 + r), nullptr) << "group " << group;
+  }
+}
+
 TEST(SectorCache, SetDivisorSpreadsASlicesLines) {
   // Two sets, lines of one slice out of 4 (lines 0, 4, 8, ...): set = (line / 4) % 2.
   SectorCache cache(2 * 128, 1, 128, 4, "test");
