@@ -5,6 +5,7 @@
 // routing; the capture moves the rows between the ranks and the folder replays.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -152,6 +153,52 @@ TEST(ExpertParallel, BadValuesAreRefusedNamingTheOption) {
   EXPECT_EQ(message_of(two_ranks(), true),
             "--ep 2: a dense layer has no experts to spread (expert parallelism is moe-layer's; "
             "--tp splits a dense layer)");
+}
+
+TEST(ExpertParallel, TheRanksMoeHalvesAreTheOneGpuLayersRows) {
+  // A rank's attention half runs its own sequences (its KV cache and context lengths are
+  // generated for its batch), so the ranks' `h` (the residual after attention) is given to
+  // the one-GPU layer in place of its own before ffn_norm. From there the one-GPU layer
+  // routes, multiplies and un-permutes all tokens on one GPU, and rank r's `out` must be
+  // rows r x tokens onward of its `out`, bit for bit: every row goes through the same
+  // experts' kernels in the same order of accumulation whichever rank computes it.
+  std::vector<LayerPlan> plans = plan_ep_ranks(two_ranks());
+  LayerCaptureOptions options;  // executed without a trace
+  options.listings = fs::path(SASSIM_SOURCE_DIR) / "kernels/sass";
+  const EpCapture got = capture_ep_layer(plans, options, {"h", "out"});
+  ASSERT_EQ(got.tensors.size(), 2U);
+  LayerOptions one_gpu = two_ranks();
+  one_gpu.ep = 1;
+  const LayerPlan one = plan_moe_layer(one_gpu);
+  size_t ffn_norm = 0;
+  while (ffn_norm < one.launches.size() && one.launches[ffn_norm].step != "ffn_norm") ++ffn_norm;
+  ASSERT_LT(ffn_norm, one.launches.size());
+  LayerExecutor whole(one, options);
+  std::vector<LaunchReport> reports;
+  whole.run(0, ffn_norm, reports);
+  const size_t rank_bytes = size_t{plans[0].tokens} * one_gpu.hidden * 2;  // BF16 rows
+  std::vector<uint8_t>& h = whole.tensor(one.tensor("h"));
+  ASSERT_EQ(h.size(), 2 * rank_bytes);
+  for (size_t r = 0; r < 2; ++r) {
+    const std::vector<uint8_t>& rank_h = got.tensors[r].at("h");
+    ASSERT_EQ(rank_h.size(), rank_bytes);
+    std::copy(rank_h.begin(), rank_h.end(),
+              h.begin() + static_cast<std::ptrdiff_t>(r * rank_bytes));
+  }
+  whole.run(ffn_norm, one.launches.size(), reports);
+  const std::vector<uint8_t>& out = whole.tensor(one.tensor("out"));
+  size_t nonzero = 0;
+  for (size_t r = 0; r < 2; ++r) {
+    const std::vector<uint8_t>& rank_out = got.tensors[r].at("out");
+    ASSERT_EQ(rank_out.size(), rank_bytes) << "rank " << r;
+    const auto begin = out.begin() + static_cast<std::ptrdiff_t>(r * rank_bytes);
+    EXPECT_TRUE(std::equal(rank_out.begin(), rank_out.end(), begin))
+        << "rank " << r << "'s output differs from rows " << r * plans[0].tokens << " onward";
+    for (uint8_t byte : rank_out) nonzero += byte != 0;
+  }
+  EXPECT_GT(nonzero, rank_bytes);  // computed rows, not zeros
+  // The routing sent pairs across ranks, so the all-to-alls carried rows.
+  EXPECT_GT(got.rows[0][1] + got.rows[1][0], 0U);
 }
 
 TEST(ExpertParallel, TheCaptureExchangesTheRowsAndReplaysOnASystem) {

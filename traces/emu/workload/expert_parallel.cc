@@ -163,7 +163,8 @@ std::string ep_rank_folder(uint32_t rank) {
   return fmt::format("rank-{}", rank);
 }
 
-EpCapture capture_ep_layer(std::vector<LayerPlan>& plans, const LayerCaptureOptions& options) {
+EpCapture capture_ep_layer(std::vector<LayerPlan>& plans, const LayerCaptureOptions& options,
+                           const std::vector<std::string>& read_back) {
   const size_t ep = plans.size();
   std::vector<LayerCaptureOptions> rank_options(ep, options);
   std::vector<std::unique_ptr<LayerExecutor>> ranks;
@@ -198,6 +199,11 @@ EpCapture capture_ep_layer(std::vector<LayerPlan>& plans, const LayerCaptureOpti
   combine(ranks, plans, pairs);
   run_to(first.launches.size());
   for (LayerPlan& plan : plans) set_alltoall_bytes(plan, out.largest_rows);
+  out.tensors.resize(ep);
+  for (size_t r = 0; r < ep; ++r) {
+    for (const std::string& name : read_back)
+      out.tensors[r][name] = ranks[r]->tensor(plans[r].tensor(name));
+  }
   if (options.trace_folder.empty()) return out;
   // Every rank's workload.txt states the whole step: all ranks' sequences and tokens.
   traces::WorkloadInfo info = workload_info(first);

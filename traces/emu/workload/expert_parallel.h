@@ -6,7 +6,10 @@
 // all-to-all dispatch after the top-k brings every rank the rows of the (token, slot)
 // pairs routed to its experts; it aligns, permutes and multiplies only those, and an
 // all-to-all combine after the down projection returns each pair's output row to its
-// token's rank, whose un-permutation weights them and adds the residual.
+// token's rank, whose un-permutation weights them and adds the residual. A rank's KV
+// cache and context lengths are generated for its own batch, so its attention half is not
+// the one-GPU layer's; from the same residual `h` on, its rows of `out` are the one-GPU
+// layer's bit for bit (tests/emu/expert_parallel_test.cc).
 //
 // The dispatch's slots: rank d receives ep x pairs slots (pairs: a rank's tokens x top-k),
 // slot s x pairs + p holding source s's pair p when its expert is one of d's (its expert
@@ -25,6 +28,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,13 +80,18 @@ struct EpCapture {
   std::vector<std::vector<LaunchReport>> reports;  // per rank
   std::vector<std::vector<uint64_t>> rows;         // dispatch_rows of the routing
   uint64_t largest_rows = 0;
+  // Per rank: the bytes of the tensors named in read_back at the end of the step.
+  std::vector<std::map<std::string, std::vector<uint8_t>>> tensors;
 };
 
 // Executes every rank's plan, the host moving the collectives' data between the ranks'
 // memories: each rank to its dispatch, the dispatch, each rank to its combine, the
 // combine, each rank to its end. With options.trace_folder, rank r's trace and a
 // workload.txt of the whole step (every rank's tokens) go to FOLDER/rank-r. Sets the
-// plans' all-to-all bytes from the routing. Throws as LayerExecutor, naming the rank.
-EpCapture capture_ep_layer(std::vector<LayerPlan>& plans, const LayerCaptureOptions& options);
+// plans' all-to-all bytes from the routing. read_back names tensors of the plans whose
+// final bytes each rank returns (EpCapture::tensors). Throws as LayerExecutor, naming the
+// rank (and sassim::Error for a name no plan has).
+EpCapture capture_ep_layer(std::vector<LayerPlan>& plans, const LayerCaptureOptions& options,
+                           const std::vector<std::string>& read_back = {});
 
 }  // namespace sassim::emu::workload
