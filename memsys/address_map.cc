@@ -6,6 +6,7 @@
 
 #include "configs/choices.h"
 #include "ground/error.h"
+#include "memsys/xor_fold.h"
 
 namespace sassim::memsys {
 namespace {
@@ -14,18 +15,10 @@ std::uint32_t linear_hash(std::uint64_t line, std::uint32_t slices, std::uint32_
   return static_cast<std::uint32_t>(line % slices);
 }
 
-// r = line % slices is moved within its group of `slices` consecutive lines by
-// h = XOR of the b-bit fields of line / slices: r XOR h with a power-of-two count
-// (the XOR-fold of every field of the line), (r + h) % slices otherwise. Either way
-// each group of consecutive lines covers every slice exactly once.
+// The XOR-fold of memsys/xor_fold.h over the slices (one slice: slice 0).
 std::uint32_t xor_hash(std::uint64_t line, std::uint32_t slices, std::uint32_t bits) {
   if (bits == 0) return 0;
-  const std::uint64_t field = (std::uint64_t{1} << bits) - 1;
-  std::uint64_t folded = 0;
-  for (std::uint64_t rest = line / slices; rest != 0; rest >>= bits) folded ^= rest & field;
-  const std::uint64_t r = line % slices;
-  if ((slices & (slices - 1)) == 0) return static_cast<std::uint32_t>(r ^ folded);
-  return static_cast<std::uint32_t>((r + folded) % slices);
+  return static_cast<std::uint32_t>(xor_fold_index(line, slices, bits));
 }
 
 // "ipoly": slices = 2^k x m with m odd. The line's quotient q = line / m, read as a

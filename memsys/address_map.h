@@ -24,18 +24,18 @@
 //                       slices/channels slices);
 //   channels > slices:  slice j uses channels j, j + slices, j + 2*slices, ... (n of
 //                       them) and spreads its lines over them as the "xor" hash spreads
-//                       lines over slices: slot = (local % n + h) % n, h the XOR of the
-//                       ceil(log2 n)-bit fields of local / n. Aligned groups of n local
+//                       lines over slices (memsys/xor_fold.h). Aligned groups of n local
 //                       lines still cover every channel once, and streams a multiple of
 //                       the slice count apart (the rows of a weight matrix read side by
 //                       side) no longer favour one channel: with local % n alone, rows
 //                       8 KiB apart on 96 slices and 192 channels put two thirds of a
 //                       slice's lines on one of its two channels.
-#include <bit>
 #include <cstdint>
 #include <span>
 #include <string_view>
 #include <vector>
+
+#include "memsys/xor_fold.h"
 
 namespace sassim::memsys {
 
@@ -58,20 +58,9 @@ class AddressMap {
   // Position of that channel in channels_of_slice(slice).
   std::uint32_t channel_slot(std::uint32_t slice, std::uint64_t line) const {
     const std::uint32_t count = slice_channel_begin_[slice + 1] - slice_channel_begin_[slice];
-    return count == 1 ? 0 : spread(local_line(line), count);
-  }
-  // (local % count + XOR-fold of local / count) % count, count > 1.
-  static std::uint32_t spread(std::uint64_t local, std::uint32_t count) {
-    std::uint64_t rest = local / count;
-    std::uint64_t folded = 0;
-    if (count == 2) {
-      folded = static_cast<std::uint64_t>(std::popcount(rest) & 1);
-    } else {
-      const auto bits = static_cast<std::uint32_t>(std::bit_width(count - 1));
-      const std::uint64_t field = (std::uint64_t{1} << bits) - 1;
-      for (; rest != 0; rest >>= bits) folded ^= rest & field;
-    }
-    return static_cast<std::uint32_t>((local % count + folded) % count);
+    if (count == 1) return 0;
+    return static_cast<std::uint32_t>(
+        xor_fold_index(local_line(line), count, xor_fold_bits(count)));
   }
   std::span<const std::uint32_t> channels_of_slice(std::uint32_t slice) const {
     return {slice_channels_.data() + slice_channel_begin_[slice],

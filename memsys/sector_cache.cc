@@ -1,7 +1,5 @@
 #include "memsys/sector_cache.h"
 
-#include <algorithm>
-#include <bit>
 #include <cassert>
 
 #include <fmt/format.h>
@@ -22,11 +20,8 @@ SectorCache::SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativi
         capacity_bytes, associativity, line_bytes));
   }
   sets_ = capacity_bytes / set_bytes;
-  // One set has nothing to spread over (and its zero-bit fields would never shift out).
-  xor_sets_ = set_index == SetIndex::kXor && sets_ > 1;
-  pow2_sets_ = std::has_single_bit(sets_);
-  set_bits_ = std::max<std::uint32_t>(static_cast<std::uint32_t>(std::bit_width(sets_ - 1)), 1);
-  set_field_ = (std::uint64_t{1} << set_bits_) - 1;
+  xor_sets_ = set_index == SetIndex::kXor && sets_ > 1;  // one set: nothing to spread
+  set_bits_ = xor_fold_bits(sets_);
   ways_ = associativity;
   active_ways_ = associativity;
   lines_.resize(sets_ * ways_);

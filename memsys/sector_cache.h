@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "memsys/line_index.h"
+#include "memsys/xor_fold.h"
 
 namespace sassim::memsys {
 
@@ -32,11 +33,9 @@ class SectorCache {
   // a multiple of line_bytes * associativity; throws sassim::Error naming `what`.
   // Lines map to sets by their local index L = line / set_divisor (a slice of an
   // interleaved cache passes the number of slices so that its own lines use every set):
-  // SetIndex::kLinear: L % sets. SetIndex::kXor: L % sets combined with h, the XOR of
-  // the fields of ceil(log2 sets) bits of L / sets (r XOR h with a power-of-two set
-  // count, (r + h) % sets otherwise), so that lines a multiple of the set count apart
-  // spread over the sets while each aligned group of `sets` local lines still covers
-  // every set once.
+  // SetIndex::kLinear: L % sets. SetIndex::kXor: the XOR-fold of memsys/xor_fold.h, so
+  // that lines a multiple of the set count apart spread over the sets while each aligned
+  // group of `sets` local lines still covers every set once.
   enum class SetIndex { kLinear, kXor };
   SectorCache(std::uint64_t capacity_bytes, std::uint32_t associativity, std::uint32_t line_bytes,
               std::uint32_t set_divisor, const std::string& what,
@@ -80,12 +79,7 @@ class SectorCache {
  private:
   std::uint64_t set_of(std::uint64_t line) const {
     const std::uint64_t local = line / set_divisor_;
-    if (!xor_sets_) return local % sets_;
-    std::uint64_t folded = 0;
-    for (std::uint64_t rest = local / sets_; rest != 0; rest >>= set_bits_)
-      folded ^= rest & set_field_;
-    const std::uint64_t r = local % sets_;
-    return pow2_sets_ ? (r ^ folded) : (r + folded) % sets_;
+    return xor_sets_ ? xor_fold_index(local, sets_, set_bits_) : local % sets_;
   }
   std::size_t victim_index(std::uint64_t set) const;
   // Sets the line's replacement rank from its state.
@@ -108,9 +102,7 @@ class SectorCache {
   std::uint32_t active_ways_ = 0;  // ways looked up and allocated
   std::uint32_t set_divisor_ = 1;
   bool xor_sets_ = false;
-  bool pow2_sets_ = false;
-  std::uint32_t set_bits_ = 1;   // ceil(log2 sets_), at least 1
-  std::uint64_t set_field_ = 1;  // (1 << set_bits_) - 1
+  std::uint32_t set_bits_ = 1;  // xor_fold_bits(sets_)
   std::uint64_t use_clock_ = 0;
   std::vector<Line> lines_;          // sets_ x ways_
   std::vector<std::uint64_t> tags_;  // line + 1 of each way (0: empty), scanned by find()
