@@ -400,6 +400,24 @@ void L2Slice::install_clean(std::uint64_t line, std::uint32_t sectors) {
   cached->valid |= sectors;
 }
 
+void L2Slice::warm(std::uint64_t line, std::uint32_t sectors, std::uint32_t full_sectors,
+                   bool write) {
+  if (!cache_.enabled() || mshrs_.find(line) != MshrTable<Waiter>::kNone) return;
+  SectorCache::Line* cached = cache_.find(line);
+  if (cached == nullptr) {
+    const SectorCache::Victim victim = cache_.victim_for(line);
+    if (victim.present && mshrs_.find(victim.line) != MshrTable<Waiter>::kNone) return;
+    cached = &cache_.allocate(line, nullptr);
+  }
+  cache_.touch(*cached);
+  if (write) {
+    cached->valid |= full_sectors;
+    cached->dirty |= sectors;
+  } else {
+    cached->valid |= fetch_blocks(sectors & ~cached->valid) | sectors;
+  }
+}
+
 bool L2Slice::replica_holds(std::uint64_t line, std::uint32_t sectors) {
   SectorCache::Line* copy = cache_.find(line);
   if (copy == nullptr || (copy->valid & sectors) != sectors) return false;

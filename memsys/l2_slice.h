@@ -83,6 +83,12 @@ class L2Slice final : public ClockedUnit {
   // Makes sectors of a line valid and clean (a host-to-device copy); used between
   // kernels, not while ticking. A dirty victim is dropped without a writeback.
   void install_clean(std::uint64_t line, std::uint32_t sectors);
+  // An access of work that sampling skipped (sim/cta_warmup.h), functional: the sectors
+  // become valid (reads fetch as a miss would, in fetch blocks; writes validate their
+  // full sectors) and dirty when written, the line most recently used. No time passes,
+  // nothing is counted, and a dirty victim is dropped (its write-back is in the sampled
+  // rate). A line waiting on a fill, or whose victim waits on one, is left alone.
+  void warm(std::uint64_t line, std::uint32_t sectors, std::uint32_t full_sectors, bool write);
   // Drops every line (the slice must be idle).
   void flush() { cache_.set_active_ways(cache_.ways(), true); }
   const SectorCache& cache() const { return cache_; }

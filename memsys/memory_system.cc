@@ -9,6 +9,7 @@
 #include "configs/derived.h"
 #include "ground/link.h"
 #include "memsys/address_map.h"
+#include "memsys/coalescer.h"
 #include "memsys/dram_channel.h"
 #include "memsys/interconnect.h"
 #include "memsys/l1_unit.h"
@@ -94,6 +95,13 @@ class GpuMemorySystem final : public MemorySystem {
     return out;
   }
   void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) override;
+  void warm_l2(std::span<const std::uint64_t> addresses, std::uint32_t bytes_per_thread,
+               bool write) override {
+    coalesce(addresses, bytes_per_thread, l2_lines_, warm_lines_);
+    for (const LineAccess& a : warm_lines_.lines) {
+      slices_[map_.slice_of(a.line)]->warm(a.line, a.sector_mask, a.full_mask, write);
+    }
+  }
   void flush_l2() override {
     for (auto& slice : slices_) slice->flush();
   }
@@ -101,6 +109,9 @@ class GpuMemorySystem final : public MemorySystem {
  private:
   config::GpuConfig config_;
   AddressMap map_;
+  LineGeometry l2_lines_{.line_bytes = config_.l2().line_bytes(),
+                         .sector_bytes = config_.l2().sector_bytes()};
+  CoalescedLines warm_lines_;  // warm_l2's scratch
   NocRoutes routes_;
   std::deque<Doorbell> doorbells_;
   LinkSet<MemRequest> sm_requests_, slice_requests_, hub_requests_;

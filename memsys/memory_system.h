@@ -3,6 +3,7 @@
 // interconnect, the L2 slices and the DRAM channels, all as clocked units.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -30,6 +31,10 @@ class MemorySystem {
   }
   // A host-to-device copy: the bytes become L2-resident (warms the L2).
   virtual void memcpy_to_device(std::uint64_t address, std::uint64_t bytes) = 0;
+  // One warp's global access of work that sampling skipped (sim/cta_warmup.h): the lines
+  // it touches, functionally, in their home slices (L2Slice::warm). Call between ticks.
+  virtual void warm_l2(std::span<const std::uint64_t> addresses, std::uint32_t bytes_per_thread,
+                       bool write) = 0;
   // Empties every L2 slice (its far-line copies too), as a profiler's cache flush before
   // a kernel does outside the kernel's time: dirty lines are written back then, so they
   // cost the kernel nothing. Call only while the memory system is idle.

@@ -27,14 +27,24 @@ void CtaSampler::observe(std::uint64_t retired, std::uint64_t cycle,
     started_ = true;
     windows_.push_back({cycle, snapshot()});  // the start of the first window
     start_bytes_ = dram_bytes_(windows_.back().at_end);
+    last_bytes_ = start_bytes_;
   }
   while (!decided_ && !stopped_ && retired >= (windows_done_ + 1) * wave_) {
     windows_.push_back({cycle, snapshot()});
     ++windows_done_;
     if (!warm_) {
       // Until the L2 has turned over (the ramp included), a window only marks where the
-      // next may start.
-      warm_ = dram_bytes_(windows_.back().at_end) - start_bytes_ >= warm_bytes_;
+      // next may start; so does the first window of a kernel that will not turn it over.
+      const double bytes = dram_bytes_(windows_.back().at_end);
+      const double moved = bytes - start_bytes_;
+      warm_ = moved >= warm_bytes_;
+      if (!warm_ && windows_done_ >= 2) {
+        // Its remaining CTAs, at twice the last window's bytes per CTA, stay below.
+        const double per_cta = (bytes - last_bytes_) / static_cast<double>(wave_);
+        const double remaining = static_cast<double>(grid_ - std::min(grid_, retired));
+        warm_ = moved + 2 * per_cta * remaining < warm_bytes_;
+      }
+      last_bytes_ = bytes;
       windows_.erase(windows_.begin(), windows_.end() - 1);
       // What the L2 writes back echoes what was written one turnover earlier: the blocks
       // together span at least the windows one turnover took, a whole period of it.

@@ -1,25 +1,30 @@
 #pragma once
 // Sampling within a kernel (`sassim run --sample ctas`): the kernel's CTAs retire in
 // windows of one wave (the CTAs the GPU holds at once), and windows make blocks of
-// `block_windows`. Skipped CTAs do not touch the caches, so windows count only from the
-// first one that ends after the kernel has moved `warm_dram_bytes` through DRAM (the
-// L2's capacity: its contents, dirty lines included, have turned over); a kernel moving
-// less is simulated in full. The L2 writes dirty lines back one turnover after they were
-// written, so a kernel's pace can swing with that period: a block holds at least the
-// windows the turnover took divided by `blocks`, so that the blocks together span one.
-// Once the CTA completion rates of the last `blocks` blocks are each within `tolerance`
-// of their mean, the CTAs still unread but the last wave are read and skipped, not
-// simulated; the last wave is simulated in detail (the tail). The skipped CTAs add
-// skipped / rate cycles (the rate over those blocks) and, to every counter, its change
-// over the blocks per CTA retired in them times the CTAs skipped; their warp
-// instructions are counted exactly. The 95% interval of the added cycles is Student's t
-// over the block rates (t(blocks - 1) x s / sqrt(blocks), relative to the rate).
+// `block_windows`. A kernel that turns the L2 over reaches its steady pace only then,
+// so windows count only from the first one that ends after the kernel has moved
+// `warm_dram_bytes` through DRAM (the L2's capacity: its contents, dirty lines included,
+// have turned over), or from the second window (past the ramp) once the kernel is seen
+// never to: what it moved plus its remaining CTAs at twice the last window's bytes per
+// CTA stays below `warm_dram_bytes`. The L2 writes dirty lines back one turnover after
+// they were written, so a kernel's pace can swing with that period: a block holds at
+// least the windows the turnover took divided by `blocks`, so that the blocks together
+// span one. Once the CTA completion rates of the last `blocks` blocks are each within
+// `tolerance` of their mean, the CTAs still unread but the last wave are read and
+// skipped, not simulated (their accesses may warm the L2: set_warmup); the last wave is
+// simulated in detail (the tail). The skipped CTAs add skipped / rate cycles (the rate
+// over those blocks) and, to every counter, its change over the blocks per CTA retired
+// in them times the CTAs skipped; their warp instructions are counted exactly. The 95%
+// interval of the added cycles is Student's t over the block rates (t(blocks - 1) x s /
+// sqrt(blocks), relative to the rate).
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "sim/stats.h"
+#include "traces/kernel_trace.h"
 
 namespace sassim::sim {
 
@@ -45,6 +50,12 @@ class CtaSampler {
   // (then skipped() is told its warp instructions), false when it is placed.
   bool skip_next();
   void skipped(std::uint64_t warp_insts);
+  // What a skipped CTA's accesses leave in the caches (sim/cta_warmup.h): the scheduler
+  // hands each skipped CTA here; without a warm-up it is dropped.
+  void set_warmup(std::function<void(traces::CtaTrace)> warmup) { warmup_ = std::move(warmup); }
+  void warm(traces::CtaTrace cta) const {
+    if (warmup_) warmup_(std::move(cta));
+  }
   // The kernel no longer runs alone: nothing more is skipped.
   void stop() { stopped_ = true; }
 
@@ -68,7 +79,8 @@ class CtaSampler {
   std::uint64_t grid_, wave_;
   double warm_bytes_;
   std::function<double(const StatsSnapshot&)> dram_bytes_;
-  double start_bytes_ = 0;
+  std::function<void(traces::CtaTrace)> warmup_;
+  double start_bytes_ = 0, last_bytes_ = 0;  // at the start, at the last window's end
   bool warm_ = false;
   CtaSamplingOptions options_;
   std::uint64_t read_ = 0;  // CTAs the scheduler took from the trace (placed or skipped)

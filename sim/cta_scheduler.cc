@@ -97,13 +97,14 @@ std::optional<traces::CtaTrace> CtaScheduler::read_cta(Running& k) {
 
 void CtaScheduler::read_next(Running& k) {
   if (!k.clusters) {
-    // Sampling within the kernel: CTAs it skips are read and dropped (they retire at
-    // once, for progress).
+    // Sampling within the kernel: CTAs it skips are read, warm the caches and are
+    // dropped (they retire at once, for progress).
     if (CtaSampler* sampler = k.context->cta_sampler) {
       while (sampler->skip_next()) {
         std::optional<traces::CtaTrace> cta = read_cta(k);
         if (!cta) break;
         sampler->skipped(cta->instruction_count());
+        sampler->warm(std::move(*cta));
         if (k.context->progress != nullptr) {
           k.context->progress->ctas_retired.fetch_add(1, std::memory_order_relaxed);
         }

@@ -14,6 +14,7 @@
 #include "sim/cluster_launch.h"
 #include "sim/control_bits.h"
 #include "sim/cta_sampler.h"
+#include "sim/cta_warmup.h"
 #include "sim/gpu_launch.h"
 #include "sim/register_file.h"
 
@@ -176,6 +177,7 @@ StatsSnapshot Gpu::snapshot() const {
 }
 
 void Gpu::memcpy_to_device(std::uint64_t address, std::uint64_t bytes) {
+  warm_deferred();
   memory_->memcpy_to_device(address, bytes);
 }
 
@@ -207,6 +209,7 @@ std::unique_ptr<Gpu::Launch> Gpu::prepare(traces::KernelTrace& kernel, std::size
 }
 
 void Gpu::start(Launch& launch, bool sample_ctas) {
+  warm_deferred();
   launch.host_start = std::chrono::steady_clock::now();
   launch.before = snapshot();
   launch.start_cycle = core_cycle();
@@ -235,9 +238,38 @@ void Gpu::start(Launch& launch, bool sample_ctas) {
         std::uint64_t{grid.x} * grid.y * grid.z, per_sm * sms_.size(),
         static_cast<double>(config_.l2().size_bytes()),
         [summary](const StatsSnapshot& s) { return summary->dram_bytes(s); });
+    if (sampling_warmup_) {
+      launch.cta_sampler->set_warmup(
+          [memory = memory_.get(), context = &launch.context](traces::CtaTrace cta) {
+            warm_skipped_cta(std::move(cta), *context, *memory);
+          });
+    }
     launch.context.cta_sampler = launch.cta_sampler.get();
   }
   cta_scheduler_->start_kernel(*launch.trace, launch.context, not_before);
+}
+
+void Gpu::defer_warm(std::unique_ptr<Launch> launch) {
+  if (!sampling_warmup_) return;
+  const double bytes = static_cast<double>(sampler_->signature(launch->order).global_bytes);
+  deferred_warms_.emplace_back(std::move(launch), bytes);
+  deferred_bytes_ += bytes;
+  const double reach = 2.0 * static_cast<double>(config_.l2().size_bytes());
+  while (deferred_warms_.size() > kMaxDeferredWarms ||
+         deferred_bytes_ - deferred_warms_.front().second >= reach) {
+    deferred_bytes_ -= deferred_warms_.front().second;
+    deferred_warms_.pop_front();
+  }
+}
+
+void Gpu::warm_deferred() {
+  for (auto& [launch, bytes] : deferred_warms_) {
+    while (std::optional<traces::CtaTrace> cta = launch->trace->next_cta()) {
+      warm_skipped_cta(std::move(*cta), launch->context, *memory_);
+    }
+  }
+  deferred_warms_.clear();
+  deferred_bytes_ = 0;
 }
 
 bool Gpu::finished(const Launch& launch, std::size_t running) const {

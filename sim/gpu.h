@@ -5,6 +5,7 @@
 // concurrently; memory copies wait for everything before them. Returns one result
 // per kernel, in launch order.
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -61,7 +62,8 @@ class Gpu {
 
   // Kernel sampling for the launches of run() (null: every launch in detail, the
   // default); the sampler's launches must be the workload's. Estimated launches start
-  // when nothing else runs and take the GPU for their estimated cycles.
+  // when nothing else runs and take the GPU for their estimated cycles; their traces are
+  // read to warm the L2 (set_sampling_warmup).
   void set_sampler(KernelSampler* sampler) { sampler_ = sampler; }
   // The collectives of a multi-GPU rank's trace (sim/collective_port.h; null: none
   // allowed, the default). Not with kernel sampling. What the port charges of each
@@ -83,6 +85,9 @@ class Gpu {
   // Sampling within kernels (sim/cta_sampler.h) for launches of run() that start with
   // nothing else running and have no clusters.
   void set_cta_sampling(bool on) { cta_sampling_ = on; }
+  // Whether the CTAs sampling skips and the launches it estimates warm the L2 with their
+  // accesses (sim/cta_warmup.h; on by default, off only to measure what that is worth).
+  void set_sampling_warmup(bool on) { sampling_warmup_ = on; }
 
   // Host threads the SMs tick on (1: this thread alone, the default). Every result is
   // the same for any count (sim/sm_tiles.h says how SMs are grouped).
@@ -111,6 +116,13 @@ class Gpu {
   // sample_ctas: with sampling within the kernel (sim/cta_sampler.h).
   void start(Launch& launch, bool sample_ctas = false);
   bool finished(const Launch& launch, std::size_t running) const;
+  // Launches the kernel sampler estimated warm the L2 when the next launch starts in
+  // detail or a copy comes (warm_deferred): only the latest of them, at most
+  // kMaxDeferredWarms and those whose global bytes (kernel_signature.h) after the
+  // oldest kept reach less than twice the L2's size; an older one's lines would be gone.
+  void defer_warm(std::unique_ptr<Launch> launch);
+  void warm_deferred();
+  static constexpr std::size_t kMaxDeferredWarms = 64;
   KernelResult finish(Launch& launch);
   void declare_wakes(const std::vector<Sm*>& sms);
   ProgressEvent progress_event(const Launch* current) const;  // current: null between kernels
@@ -144,6 +156,9 @@ class Gpu {
   KernelSampler* sampler_ = nullptr;
   CollectivePort* port_ = nullptr;
   bool cta_sampling_ = false;
+  bool sampling_warmup_ = true;
+  std::deque<std::pair<std::unique_ptr<Launch>, double>> deferred_warms_;  // with global bytes
+  double deferred_bytes_ = 0;
 };
 
 }  // namespace sassim::sim

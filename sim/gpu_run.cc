@@ -187,6 +187,7 @@ std::vector<KernelResult> Gpu::run(traces::Workload& workload, const ProgressCal
         graph.mark_done(order);
         ++kernels_done_;
         if (progress_) progress_(progress_event(nullptr));
+        defer_warm(std::move(*it));
         it = pending.erase(it);
         continue;
       }

@@ -7,8 +7,8 @@
 // `max_detailed` samples), the others are estimated: their cycles are that mean,
 // their counters those of its latest detailed launch, and their cycles_ci95_pct the
 // 95% prediction interval of one more launch, t(k-1) x s x sqrt(1 + 1/k), as a
-// percentage of the mean (k detailed launches with standard deviation s). Estimated
-// launches do not touch the caches.
+// percentage of the mean (k detailed launches with standard deviation s). The GPU
+// warms the L2 with an estimated launch's accesses (Gpu::set_sampling_warmup).
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -42,6 +42,7 @@ class KernelSampler {
   std::size_t launches() const { return class_of_.size(); }
   std::size_t classes() const { return classes_.size(); }
   std::size_t class_of(std::size_t launch) const { return class_of_.at(launch); }
+  const KernelSignature& signature(std::size_t launch) const { return signatures_.at(launch); }
   // Whether `launch` is to be simulated in detail given the detailed launches finished
   // so far; true marks it as started in detail.
   bool detail(std::size_t launch);

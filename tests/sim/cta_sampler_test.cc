@@ -11,6 +11,7 @@
 #include "configs/config_loader.h"
 #include "sim/cta_sampler.h"
 #include "sim/gpu.h"
+#include "streaming_kernel.h"
 #include "traces/text_trace.h"
 
 namespace sassim::sim {
@@ -102,9 +103,24 @@ TEST(CtaSampler, WindowsCountOnlyOnceTheL2HasTurnedOver) {
   CtaSampler s(1000, 10, 30000, dram);
   drive(s, 1000, 10, [](std::uint64_t) { return 40; });
   EXPECT_EQ(s.skipped_ctas(), 1000U - 171U - 10U);
-  CtaSampler never(1000, 10, 1e12, dram);
+  // An L2 the kernel would turn over only after its last window: nothing is sampled.
+  CtaSampler late(1000, 10, 300000, dram);
+  drive(late, 1000, 10, [](std::uint64_t) { return 40; });
+  EXPECT_EQ(late.skipped_ctas(), 0U);
+}
+
+TEST(CtaSampler, AKernelThatNeverTurnsTheL2OverCountsWindowsFromItsSecond) {
+  // After window 2 the kernel has moved 8,000 bytes and its 980 remaining CTAs, at twice
+  // the 400 bytes a CTA of window 2, would move 784,000 more: 792,000 in all. Below the
+  // L2's size the windows count from there (9 more: 110 CTAs retired, 111 read).
+  CtaSampler never(1000, 10, 792001, dram);
   drive(never, 1000, 10, [](std::uint64_t) { return 40; });
-  EXPECT_EQ(never.skipped_ctas(), 0U);
+  EXPECT_EQ(never.skipped_ctas(), 1000U - 111U - 10U);
+  // With an L2 of exactly 792,000 bytes it might turn it over; after window 3 the
+  // figure is 12,000 + 2 x 400 x 970 = 788,000: the windows count from the third.
+  CtaSampler might(1000, 10, 792000, dram);
+  drive(might, 1000, 10, [](std::uint64_t) { return 40; });
+  EXPECT_EQ(might.skipped_ctas(), 1000U - 121U - 10U);
 }
 
 TEST(CtaSampler, BlocksSpanTheWindowsTheL2TookToTurnOver) {
@@ -135,25 +151,6 @@ TEST(CtaSampler, StoppedSkipsNothing) {
   EXPECT_EQ(s.skipped_ctas(), 0U);
 }
 
-// `ctas` CTAs of one warp, each streaming 16 loads of its own 128-byte lines.
-std::unique_ptr<traces::KernelTrace> streaming(int ctas) {
-  std::string t = fmt::format(
-      "-kernel name = stream\n-kernel id = 1\n-grid dim = ({},1,1)\n-block dim = (32,1,1)\n"
-      "-shmem = 0\n-nregs = 16\n-binary version = 70\n-cuda stream id = 0\n"
-      "-shmem base_addr = 0x00007f0000000000\n-local mem base_addr = 0x00007e0000000000\n"
-      "-nvbit version = 1.5.5\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n",
-      ctas);
-  for (int c = 0; c < ctas; ++c) {
-    t += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\nwarp = 0\ninsts = 17\n", c);
-    for (int i = 0; i < 16; ++i) {
-      t += fmt::format("{:04x} ffffffff 1 R{} LDG.E.SYS 1 R40 4 1 0x{:x} 4\n", 16 * i, 2 + i,
-                       0x10000000 + 2048 * c + 128 * i);
-    }
-    t += "0100 ffffffff 0 EXIT 0 0\n#END_TB\n";
-  }
-  return traces::kernel_from_text(t, "stream.traceg");
-}
-
 TEST(CtaSampler, ASampledKernelThroughTheGpu) {
   // 4 SMs of a v100 with 3 MiB of L2: 12,000 CTAs stream 24 MiB. The L2 turns over in
   // 12 windows, so blocks of 4 windows.
@@ -179,6 +176,34 @@ TEST(CtaSampler, ASampledKernelThroughTheGpu) {
   EXPECT_LT(error, 0.05) << sampled.cycles << " against " << full.cycles;
   EXPECT_GT(sampled.cycles_ci95_pct, 0.0);
   EXPECT_NEAR(sampled.dram_bytes, full.dram_bytes, 0.05 * full.dram_bytes);
+}
+
+TEST(CtaSampler, SkippedCtasLeaveTheirLinesInTheL2) {
+  // A kernel of 12,000 CTAs writes 24 MiB, sampled; the next reads what CTAs 10,800 to
+  // 11,599 wrote (1.6 MiB, skipped ones, not the tail). In full, those dirty lines are
+  // still in the 3 MiB L2. With the skipped CTAs' stores warmed into the L2 the reader
+  // finds them there too; without, it reads them from DRAM.
+  const config::GpuConfig config =
+      config::load_config("v100", {"num_sms=4", "l2.size_bytes=3145728"});
+  auto run = [&](bool sample, bool warm) {
+    Gpu gpu(config);
+    gpu.set_cta_sampling(sample);
+    gpu.set_sampling_warmup(warm);
+    std::vector<std::unique_ptr<traces::KernelTrace>> kernels;
+    kernels.push_back(streaming(12000, true));
+    kernels.push_back(streaming(800, false, 10800, 2));
+    auto workload = traces::workload_from_kernels(std::move(kernels));
+    return gpu.run(*workload);
+  };
+  const std::vector<KernelResult> full = run(false, true), warmed = run(true, true),
+                                  cold = run(true, false);
+  ASSERT_TRUE(warmed.at(0).waves_sampled);
+  ASSERT_TRUE(cold.at(0).waves_sampled);
+  const double read = 800.0 * 2048;
+  EXPECT_LT(full.at(1).dram_bytes, 0.05 * read);
+  EXPECT_LT(warmed.at(1).dram_bytes, 0.05 * read);
+  EXPECT_GT(cold.at(1).dram_bytes, 0.9 * read);
+  EXPECT_NEAR(warmed.at(1).l2_hit_rate, full.at(1).l2_hit_rate, 0.02);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "configs/config_loader.h"
 #include "sim/gpu.h"
 #include "sim/kernel_sampler.h"
+#include "streaming_kernel.h"
 #include "traces/text_trace.h"
 
 namespace sassim::sim {
@@ -211,6 +212,39 @@ TEST(KernelSampler, AnEstimatedLaunchRunsAloneAfterItsStream) {
     if (i >= 2) EXPECT_GE(got[i].start_cycle, got[i - 2].start_cycle + got[i - 2].cycles) << i;
   }
   EXPECT_GE(estimated, 4U);
+}
+
+// Six launches each write 256 KiB of their own, then one reads what the sixth wrote.
+std::vector<std::unique_ptr<traces::KernelTrace>> write_then_read() {
+  std::vector<std::unique_ptr<traces::KernelTrace>> out;
+  for (int w = 0; w < 6; ++w) out.push_back(streaming(128, true, 128 * w, w + 1));
+  out.push_back(streaming(128, false, 128 * 5, 7, "read"));
+  return out;
+}
+
+TEST(KernelSampler, AnEstimatedLaunchLeavesItsLinesInTheL2) {
+  // The writers are one class: the first warms up, two are samples, the last three are
+  // estimated. The reader finds the sixth writer's dirty lines in the L2 when the
+  // estimate warmed it, as in full; without that warm-up it reads them from DRAM.
+  const config::GpuConfig config = config::load_config("v100", {"num_sms=4"});
+  auto run = [&](bool sample, bool warm) {
+    auto first_pass = traces::workload_from_kernels(write_then_read());
+    KernelSampler sampler(workload_signatures(*first_pass), {});
+    Gpu gpu(config);
+    if (sample) gpu.set_sampler(&sampler);
+    gpu.set_sampling_warmup(warm);
+    auto workload = traces::workload_from_kernels(write_then_read());
+    return gpu.run(*workload);
+  };
+  const std::vector<KernelResult> full = run(false, true), warmed = run(true, true),
+                                  cold = run(true, false);
+  ASSERT_TRUE(warmed.at(5).sampled);
+  ASSERT_FALSE(warmed.at(6).sampled);
+  const double read = 128.0 * 2048;
+  EXPECT_EQ(full.at(6).dram_bytes, 0.0);
+  EXPECT_EQ(warmed.at(6).dram_bytes, 0.0);
+  EXPECT_EQ(warmed.at(6).cycles, full.at(6).cycles);
+  EXPECT_GE(cold.at(6).dram_bytes, read);
 }
 
 }  // namespace
