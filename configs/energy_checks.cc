@@ -37,6 +37,16 @@ void check_energy(const GpuConfig& config, std::vector<std::string>& problems) {
         "the V-f relation must lie at or below the reference voltage",
         e.min_voltage_v(), e.reference_voltage_v()));
   }
+  if (e.power_cap() && !e.has_board_power_limit_w()) {
+    problems.push_back(
+        "energy.power_cap = true needs energy.board_power_limit_w: the limit the cap holds");
+  }
+  if (e.power_cap() && e.power_cap_min_core_mhz() > config.clocks().core_mhz()) {
+    problems.push_back(fmt::format(
+        "energy.power_cap_min_core_mhz = {} exceeds clocks.core_mhz = {}: the cap lowers "
+        "the SM clock from clocks.core_mhz down to that floor",
+        e.power_cap_min_core_mhz(), config.clocks().core_mhz()));
+  }
   if (e.sm_idle_w() > e.sm_active_static_w()) {
     problems.push_back(fmt::format(
         "energy.sm_idle_w = {} exceeds energy.sm_active_static_w = {}: a clock-gated SM "

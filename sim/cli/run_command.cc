@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,7 @@
 #include "sim/gpu.h"
 #include "sim/hdf5_writer.h"
 #include "sim/kernel_sampler.h"
+#include "sim/power_cap.h"
 #include "sim/report.h"
 #include "sim/sampling_report.h"
 #include "sim/workload_report.h"
@@ -110,6 +112,25 @@ void warn_on_other_arch(traces::Workload& workload, const std::string& trace,
              "({})\n",
              trace, isa::arch_name(first->arch), first->binary_version, config_name,
              gpu_config.arch(), gpu_config.name());
+}
+
+// Thrown by a run's simulation when a signal stopped the run of an earlier clock.
+struct StoppedRun {};
+
+// The power cap's outcome, for people.
+void print_power_cap(std::FILE* notes, const config::GpuConfig& config, const sim::CappedRun& run) {
+  const config::EnergyConfig& e = config.energy();
+  const std::string window = e.power_cap_window_us() > 0
+                                 ? fmt::format("the busiest {} us", e.power_cap_window_us())
+                                 : std::string("the whole run");
+  fmt::print(notes, "power cap: board limit {} W over {}; at {} MHz the run drew {:.1f} W\n",
+             e.board_power_limit_w(), window, config.clocks().core_mhz(), run.uncapped_power_w);
+  if (run.cap.core_mhz == config.clocks().core_mhz() && run.cap.within) return;
+  fmt::print(notes, "power cap: {} {} MHz, {:.1f} W ({} clocks simulated)\n",
+             run.cap.within ? "the SM clock lowered: ran at"
+                            : "no clock down to the floor holds the limit: ran at the lowest "
+                              "tried,",
+             run.cap.core_mhz, run.cap.power_w, run.cap.runs);
 }
 
 // A multi-GPU trace folder (a ranks.g) on a system: the options that apply to it checked.
@@ -191,30 +212,57 @@ void run(const RunOptions& options) {
   // A standard output that cannot be written fails the run now, not after simulating.
   flush_stdout();
 
-  sim::Gpu gpu(gpu_config);
-  gpu.set_threads(threads);
-  gpu.set_sass_listings(std::move(listings));
-  std::unique_ptr<sim::KernelSampler> sampler;
-  gpu.set_cta_sampling(options.sample == "ctas" || options.sample == "all");
+  std::optional<std::vector<sim::KernelSignature>> signatures;
   if (options.sample == "kernels" || options.sample == "all") {
     // A first pass over the traces finds each launch's signature.
-    sampler = std::make_unique<sim::KernelSampler>(
-        sim::workload_signatures(*traces::open_accelsim_workload(trace)), sim::SamplingOptions{});
-    fmt::print(notes, "sampling: {} kernel launches in {} classes\n", sampler->launches(),
-               sampler->classes());
-    gpu.set_sampler(sampler.get());
+    signatures = sim::workload_signatures(*traces::open_accelsim_workload(trace));
   }
-  std::vector<sim::KernelResult> results;
+  std::unique_ptr<sim::KernelSampler> sampler;
   const std::optional<std::size_t> kernels_total = workload->kernel_count();
   int stopped_by = 0;
-  {
+  std::map<double, double> total_ci_at;  // sampling's interval of the total, by SM clock
+  // The workload on config `c` (a power-capped run simulates it at several clocks).
+  auto simulate = [&](const config::GpuConfig& c) {
+    if (stopped_by != 0) throw StoppedRun{};  // a signal ended an earlier clock's run
+    sim::Gpu gpu(c);
+    gpu.set_threads(threads);
+    gpu.set_sass_listings(listings);
+    gpu.set_cta_sampling(options.sample == "ctas" || options.sample == "all");
+    if (signatures) {
+      sampler = std::make_unique<sim::KernelSampler>(*signatures, sim::SamplingOptions{});
+      gpu.set_sampler(sampler.get());
+    }
+    auto replay = workload ? std::move(workload) : traces::open_accelsim_workload(trace);
     const StopOnSignals signals;
     Progress progress(Progress::mode_for_stderr(!options.quiet),
                       std::chrono::seconds(options.progress_every));
-    results = gpu.run(
-        *workload, [&](const sim::ProgressEvent& e) { progress.update(e); },
+    std::vector<sim::KernelResult> results = gpu.run(
+        *replay, [&](const sim::ProgressEvent& e) { progress.update(e); },
         [] { return cli::stop_signal() != 0; });
     stopped_by = gpu.stopped() ? cli::stop_signal() : 0;
+    total_ci_at[c.clocks().core_mhz()] = sim::total_ci95_pct(results, sampler.get());
+    return results;
+  };
+  if (signatures) {
+    sampler = std::make_unique<sim::KernelSampler>(*signatures, sim::SamplingOptions{});
+    fmt::print(notes, "sampling: {} kernel launches in {} classes\n", sampler->launches(),
+               sampler->classes());
+  }
+  std::vector<sim::KernelResult> results;
+  config::GpuConfig run_config = gpu_config;
+  if (gpu_config.has_energy() && gpu_config.energy().power_cap()) {
+    try {
+      sim::CappedRun capped = sim::run_power_capped(gpu_config, simulate);
+      print_power_cap(notes, gpu_config, capped);
+      run_config = std::move(capped.config);
+      results = std::move(capped.results);
+    } catch (const StoppedRun&) {
+      throw Error(
+          "stopped by a signal while searching for the power-capped clock; "
+          "nothing written");
+    }
+  } else {
+    results = simulate(gpu_config);
   }
   if (stopped_by != 0) {
     fmt::print(stderr, "sassim: stopped by {} after {}{} kernels{}\n",
@@ -225,7 +273,7 @@ void run(const RunOptions& options) {
                    : fmt::format("; writing them to {}, marked partial", options.out));
   }
   // A failed write to stdout (a full disk) still leaves the results file written.
-  const double total_ci = sim::total_ci95_pct(results, sampler.get());
+  const double total_ci = total_ci_at[run_config.clocks().core_mhz()];
   std::exception_ptr print_error;
   try {
     RunHeader header{trace, config_name, stopped_by != 0, std::nullopt};
@@ -245,12 +293,12 @@ void run(const RunOptions& options) {
   if (!options.out.empty()) {
     sim::RunInfo info{trace,
                       config_name,
-                      config::to_text(gpu_config),
-                      gpu_config.num_sms(),
+                      config::to_text(run_config),
+                      run_config.num_sms(),
                       stopped_by != 0,
                       options.sample,
                       total_ci,
-                      config::gpu_peaks(gpu_config)};
+                      config::gpu_peaks(run_config)};
     sim::write_hdf5(options.out, info, results);
     if (!print_error) {
       fmt::print(notes, "results written to {}{}\n", options.out,

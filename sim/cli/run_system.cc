@@ -43,6 +43,11 @@ void run_system_trace(const SystemRunArgs& args) {
   const system::SystemModel model(system_config);
   const multigpu::SystemPlan plan = multigpu::plan_system_run(args.trace, model);
   const config::GpuConfig gpu = config::load_config(system_config.gpu_preset(), args.overrides);
+  if (gpu.has_energy() && gpu.energy().power_cap()) {
+    throw Error(
+        "energy.power_cap with --system: the GPUs of a system run at their configured clock "
+        "(the cap searches one GPU's clock)");
+  }
   std::FILE* notes = args.json ? stderr : stdout;
   fmt::print(notes,
              "system {}: {} ranks, {} distinct trace(s), {} collectives; GPUs: {} ({} SMs, {} "

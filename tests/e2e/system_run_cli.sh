@@ -113,6 +113,8 @@ expect 1 "sassim: error: --config with --system: the system names its GPUs' pres
   "$sassim" run "$sys" --system h200x8 -c h100
 expect 1 "sassim: error: --sample with --system: sampling cannot run with collectives" -- \
   "$sassim" run "$sys" --system h200x8 --sample kernels
+expect 1 "sassim: error: energy.power_cap with --system: the GPUs of a system run at their configured clock" -- \
+  "$sassim" run "$sys" --system h200x8 --set energy.power_cap=true
 expect 1 "unknown system preset 'h300x8'" -- "$sassim" run "$sys" --system h300x8
 # A plan error names the rank's list file and line.
 bad="$work/bad"
