@@ -209,6 +209,8 @@ def simulate(args, gpu, name, kernel, values, out_dir, clock_mhz=None):
            "--sass", str(listing)]
     for o in overrides:
         cmd += ["--set", o]
+    if args.sample != "off":
+        cmd += ["--sample", args.sample]
     text = run(cmd, f"simulation of {name} ({gpu})")
     t2 = time.monotonic()
     if not args.cache:
@@ -456,6 +458,9 @@ def main():
                         "~1,980 MHz, for the runs measured that way)")
     p.add_argument("-k", "--keep-going", action="store_true",
                    help="leave out runs whose capture or simulation fails (listed in the report)")
+    p.add_argument("--sample", choices=["off", "kernels", "ctas", "all"], default="off",
+                   help="sampling for every simulation (sassim run --sample; "
+                        "scripts/validate_sampling.py compares it with full runs)")
     p.add_argument("-q", "--quiet", action="store_true")
     args = p.parse_args()
     args.overrides = []

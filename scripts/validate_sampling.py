@@ -34,13 +34,13 @@ CAPTURES = [
     ("stream_triad 2^27", "stream_triad 134217728", "sm_80"),
     ("saxpy 2^27", "saxpy 134217728", "sm_80"),
     ("sgemm_tiled 1024^3", "sgemm_tiled 1024 1024 1024", "sm_80"),
+    ("transpose_shared 12288^2", "transpose_shared 12288 12288", "sm_80"),
+    ("rmsnorm 24576 x 4096", "rmsnorm 24576 4096", "sm_80"),
+    ("hgemm_mma 8192 x 8192 x 576", "hgemm_mma 8192 8192 576", "sm_80"),
 ]
-# Silicon regression runs (a tenth of their sizes, as bench.sh --quick), h200, --sample all.
-SILICON = [
-    ("h200 mem_bw (quick)", "ubench_mem_bw 132 3145728"),
-    ("h200 l2_bw_32f (quick)", "ubench_l2_bw_32f 264 64"),
-]
-SILICON_SETS = ["--set", "simulation.flush_l2_before_kernels=true", "--set", "clocks.core_mhz=1500"]
+# The silicon regression's runs on h200 (scripts/regress_silicon.py, the regression's
+# settings), each suite in full and with --sample all.
+SILICON_SUITES = ["ubench", "kernels"]
 
 
 def repeat_list(folder, name, kernel_file, times):
@@ -77,16 +77,23 @@ def row(name, preset, mode, full_path, sampled_path):
     with h5py.File(sampled_path, "r") as s:
         samp = s["kernels"][:]
         total_ci = float(s.attrs["cycles_ci95_pct"])
+    full = None
+    if full_path is not None:
+        with h5py.File(full_path, "r") as f:
+            full = f["kernels"][:]
+    return table_row(name, preset, mode, full, samp, total_ci)
+
+
+def table_row(name, preset, mode, full, samp, total_ci):
+    """A row of the table: `full` and `samp` the /kernels tables (full None: no full run)."""
     est = samp["sampled"] == 1
     insts, simulated = int(samp["warp_instructions"].sum()), int(
         samp["simulated_warp_instructions"].sum())
     cells = [name, preset, mode, f"{len(samp):,}", f"{int(est.sum()):,}", f"{insts:,}",
              f"{simulated:,}", f"{insts / simulated:.1f}x"]
-    if full_path is None:
+    if full is None:
         cells += ["(no full run)", "-", "-", f"+-{total_ci:.2f}%"]
     else:
-        with h5py.File(full_path, "r") as f:
-            full = f["kernels"][:]
         fc, sc = full["cycles"].astype(float), samp["cycles"].astype(float)
         total = 100 * (sc.sum() - fc.sum()) / fc.sum()
         err = np.abs(100 * (sc - fc) / fc)[est]
@@ -95,6 +102,40 @@ def row(name, preset, mode, full_path, sampled_path):
                   f"{int(held.sum())} of {int(est.sum())}" if est.any() else "-",
                   f"+-{total_ci:.2f}%"]
     return "| " + " | ".join(cells) + " |"
+
+
+def regress(sassim, suite, tmp, sample):
+    """Runs a silicon suite on h200; returns {run: its /kernels table} and the wall time."""
+    out = os.path.join(tmp, f"silicon-{suite}-{sample or 'full'}")
+    args = [sys.executable, os.path.join(REPO, "scripts", "regress_silicon.py"), "--sassim",
+            sassim, "--suite", suite, "--gpu", "h200", "--cache", os.path.join(tmp, "cache"),
+            "--out", out, "-q", "-k", "-j", str(os.cpu_count() or 1)]
+    if sample:
+        args += ["--sample", sample]
+    start = time.monotonic()
+    done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          cwd=REPO)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(args)} exited {done.returncode}:\n{done.stderr}")
+    tables = {}
+    for name in sorted(os.listdir(os.path.join(out, "h200"))):
+        if name.endswith(".h5"):
+            with h5py.File(os.path.join(out, "h200", name), "r") as f:
+                tables[name[:-3]] = f["kernels"][:]
+    return tables, time.monotonic() - start
+
+
+def silicon_row(sassim, suite, tmp):
+    """The suite's runs as one row: launches, sampled ones and the sum of their cycles."""
+    full, wall_full = regress(sassim, suite, tmp, None)
+    samp, wall_sampled = regress(sassim, suite, tmp, "all")
+    names = sorted(set(full) & set(samp))
+    f = np.concatenate([full[n] for n in names])
+    s = np.concatenate([samp[n] for n in names])
+    # The runs are independent: their intervals, in cycles, add in quadrature.
+    ci = 100 * np.sqrt(((s["cycles_ci95_pct"] / 100 * s["cycles"]) ** 2).sum()) / s["cycles"].sum()
+    name = f"silicon runs, {suite} (h200)"
+    return table_row(name, "h200", "all", f, s, float(ci)), (name, wall_full, wall_sampled)
 
 
 def cases(sassim, tmp, quick):
@@ -118,11 +159,6 @@ def cases(sassim, tmp, quick):
     for name, values, listing in CAPTURES:
         folder = capture(sassim, os.path.join(tmp, name.split()[0]), values, listing)
         out.append((name, "a100", folder, True, "ctas"))
-    for name, values in SILICON:
-        kernel = values.split()[0]
-        folder = capture(sassim, os.path.join(tmp, kernel), values, "sm_90")
-        extra = ["--sass", f"kernels/sass/sm_90/{kernel}.sass", *SILICON_SETS]
-        out.append((name, "h200", folder, True, "all", extra))
     return out
 
 
@@ -138,6 +174,11 @@ def table(sassim, quick):
             wall_sampled = run(sassim, preset, trace, sampled, mode, extra)
             rows.append(row(name, preset, mode, full, sampled))
             seconds.append((name, wall_full, wall_sampled))
+            print(rows[-1], flush=True)
+        for suite in [] if quick else SILICON_SUITES:
+            text, wall = silicon_row(sassim, suite, tmp)
+            rows.append(text)
+            seconds.append(wall)
             print(rows[-1], flush=True)
     return rows, seconds
 
