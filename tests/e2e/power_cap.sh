@@ -2,7 +2,8 @@
 # `energy.power_cap` on a small BF16 wgmma GEMM on h200 (116.5 W at 1,980 MHz): with a
 # 100 W limit the run lowers the SM clock to the highest 15 MHz step whose power is
 # within it (the same clock set by hand gives the same power; one step up exceeds it),
-# with the console's notes; a limit no clock holds, and config errors.
+# with the console's notes (those docs/ENERGY.md shows); a limit no clock holds, and
+# config errors.
 # Usage: power_cap.sh SASSIM_BINARY REPO_ROOT
 set -uo pipefail
 sassim="$1"
@@ -30,7 +31,12 @@ expect 0 "power cap: board limit 100 W over the whole run; at 1980 MHz the run d
   "$sassim" run -q -c h200 "$work/gemm" "${cap[@]}"
 expect 0 "power cap: the SM clock lowered: ran at [0-9]+ MHz, [0-9.]+ W \([0-9]+ clocks simulated\)" -- \
   "$sassim" run -q -c h200 "$work/gemm" "${cap[@]}"
-line="$("$sassim" run -q -c h200 "$work/gemm" "${cap[@]}" | grep "ran at")"
+notes="$("$sassim" run -q -c h200 "$work/gemm" "${cap[@]}" | grep "^power cap:")"
+line="$(grep "ran at" <<<"$notes")"
+# docs/ENERGY.md shows these two lines.
+while IFS= read -r l; do
+  grep -qxF "    $l" "$root/docs/ENERGY.md" || fail "docs/ENERGY.md lacks the line: $l"
+done <<<"$notes"
 mhz="$(sed -E 's/.*ran at ([0-9]+) MHz.*/\1/' <<<"$line")"
 (( mhz < 1980 && (1980 - mhz) % 15 == 0 )) || fail "capped clock $mhz MHz: expected a 15 MHz step below 1980"
 capped="$(power "${cap[@]}")"
