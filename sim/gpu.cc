@@ -255,8 +255,8 @@ void Gpu::defer_warm(std::unique_ptr<Launch> launch) {
   deferred_warms_.emplace_back(std::move(launch), bytes);
   deferred_bytes_ += bytes;
   const double reach = 2.0 * static_cast<double>(config_.l2().size_bytes());
-  while (deferred_warms_.size() > kMaxDeferredWarms ||
-         deferred_bytes_ - deferred_warms_.front().second >= reach) {
+  while (!deferred_warms_.empty() && (deferred_warms_.size() > kMaxDeferredWarms ||
+                                      deferred_bytes_ - deferred_warms_.front().second >= reach)) {
     deferred_bytes_ -= deferred_warms_.front().second;
     deferred_warms_.pop_front();
   }
