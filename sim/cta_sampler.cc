@@ -10,11 +10,13 @@ namespace sassim::sim {
 
 CtaSampler::CtaSampler(std::uint64_t grid_ctas, std::uint64_t wave_ctas, double warm_dram_bytes,
                        std::function<double(const StatsSnapshot&)> dram_bytes,
-                       CtaSamplingOptions options)
+                       CtaSamplingOptions options,
+                       std::function<double(const StatsSnapshot&)> allocated_bytes)
     : grid_(grid_ctas),
       wave_(std::max<std::uint64_t>(wave_ctas, 1)),
       warm_bytes_(warm_dram_bytes),
       dram_bytes_(std::move(dram_bytes)),
+      allocated_bytes_(allocated_bytes ? std::move(allocated_bytes) : dram_bytes_),
       options_(options) {
   options_.block_windows = std::max<std::uint32_t>(options_.block_windows, 1);
   options_.blocks = std::max<std::uint32_t>(options_.blocks, 2);
@@ -27,7 +29,7 @@ void CtaSampler::observe(std::uint64_t retired, std::uint64_t cycle,
     started_ = true;
     windows_.push_back({cycle, snapshot()});  // the start of the first window
     start_bytes_ = dram_bytes_(windows_.back().at_end);
-    last_bytes_ = start_bytes_;
+    start_allocated_ = last_allocated_ = allocated_bytes_(windows_.back().at_end);
   }
   while (!decided_ && !stopped_ && retired >= (windows_done_ + 1) * wave_) {
     windows_.push_back({cycle, snapshot()});
@@ -35,16 +37,15 @@ void CtaSampler::observe(std::uint64_t retired, std::uint64_t cycle,
     if (!warm_) {
       // Until the L2 has turned over (the ramp included), a window only marks where the
       // next may start; so does the first window of a kernel that will not turn it over.
-      const double bytes = dram_bytes_(windows_.back().at_end);
-      const double moved = bytes - start_bytes_;
-      warm_ = moved >= warm_bytes_;
+      warm_ = dram_bytes_(windows_.back().at_end) - start_bytes_ >= warm_bytes_;
+      const double allocated = allocated_bytes_(windows_.back().at_end);
       if (!warm_ && windows_done_ >= 2) {
-        // Its remaining CTAs, at twice the last window's bytes per CTA, stay below.
-        const double per_cta = (bytes - last_bytes_) / static_cast<double>(wave_);
+        // Its remaining CTAs, at twice the last window's allocations per CTA, stay below.
+        const double per_cta = (allocated - last_allocated_) / static_cast<double>(wave_);
         const double remaining = static_cast<double>(grid_ - std::min(grid_, retired));
-        warm_ = moved + 2 * per_cta * remaining < warm_bytes_;
+        warm_ = allocated - start_allocated_ + 2 * per_cta * remaining < warm_bytes_;
       }
-      last_bytes_ = bytes;
+      last_allocated_ = allocated;
       windows_.erase(windows_.begin(), windows_.end() - 1);
       // What the L2 writes back echoes what was written one turnover earlier: the blocks
       // together span at least the windows one turnover took, a whole period of it.

@@ -5,18 +5,17 @@
 // so windows count only from the first one that ends after the kernel has moved
 // `warm_dram_bytes` through DRAM (the L2's capacity: its contents, dirty lines included,
 // have turned over), or from the second window (past the ramp) once the kernel is seen
-// never to: what it moved plus its remaining CTAs at twice the last window's bytes per
-// CTA stays below `warm_dram_bytes`. The L2 writes dirty lines back one turnover after
-// they were written, so a kernel's pace can swing with that period: a block holds at
-// least the windows the turnover took divided by `blocks`, so that the blocks together
-// span one. Once the CTA completion rates of the last `blocks` blocks are each within
-// `tolerance` of their mean, the CTAs still unread but the last wave are read and
-// skipped, not simulated (their accesses may warm the L2: set_warmup); the last wave is
-// simulated in detail (the tail). The skipped CTAs add skipped / rate cycles (the rate
-// over those blocks) and, to every counter, its change over the blocks per CTA retired
-// in them times the CTAs skipped; their warp instructions are counted exactly. The 95%
-// interval of the added cycles is Student's t over the block rates (t(blocks - 1) x s /
-// sqrt(blocks), relative to the rate).
+// never to: what the L2 allocated plus its remaining CTAs at twice the last window's
+// allocations per CTA stays below `warm_dram_bytes`. The L2 writes dirty lines back one turnover
+// after they were written, so a kernel's pace can swing with that period: a block holds at least
+// the windows the turnover took divided by `blocks`, so that the blocks together span one. Once the
+// CTA completion rates of the last `blocks` blocks are each within `tolerance` of their mean, the
+// CTAs still unread but the last wave are read and skipped, not simulated (their accesses may warm
+// the L2: set_warmup); the last wave is simulated in detail (the tail). The skipped CTAs add
+// skipped / rate cycles (the rate over those blocks) and, to every counter, its change over the
+// blocks per CTA retired in them times the CTAs skipped; their warp instructions are counted
+// exactly. The 95% interval of the added cycles is Student's t over the block rates (t(blocks - 1)
+// x s / sqrt(blocks), relative to the rate).
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -37,10 +36,14 @@ struct CtaSamplingOptions {
 class CtaSampler {
  public:
   // A kernel of `grid_ctas` CTAs of which `wave_ctas` fit on the GPU at once.
-  // `dram_bytes` gives the bytes moved at the DRAM channels of a snapshot's counters.
+  // `dram_bytes` gives the bytes moved at the DRAM channels of a snapshot's counters;
+  // `allocated_bytes`, for the projection of whether the kernel never turns the L2
+  // over, at least the bytes the L2 allocated (DRAM bytes plus the L2's miss bytes: a
+  // store allocates without DRAM traffic); empty: `dram_bytes`.
   CtaSampler(std::uint64_t grid_ctas, std::uint64_t wave_ctas, double warm_dram_bytes,
              std::function<double(const StatsSnapshot&)> dram_bytes,
-             CtaSamplingOptions options = {});
+             CtaSamplingOptions options = {},
+             std::function<double(const StatsSnapshot&)> allocated_bytes = {});
 
   // Told after each step: `retired` CTAs have retired by `cycle`; `snapshot` gives every
   // counter now (asked only at the end of a window).
@@ -78,9 +81,10 @@ class CtaSampler {
 
   std::uint64_t grid_, wave_;
   double warm_bytes_;
-  std::function<double(const StatsSnapshot&)> dram_bytes_;
+  std::function<double(const StatsSnapshot&)> dram_bytes_, allocated_bytes_;
   std::function<void(traces::CtaTrace)> warmup_;
-  double start_bytes_ = 0, last_bytes_ = 0;  // at the start, at the last window's end
+  double start_bytes_ = 0;
+  double start_allocated_ = 0, last_allocated_ = 0;  // at the start, at the last window's end
   bool warm_ = false;
   CtaSamplingOptions options_;
   std::uint64_t read_ = 0;  // CTAs the scheduler took from the trace (placed or skipped)

@@ -237,7 +237,10 @@ void Gpu::start(Launch& launch, bool sample_ctas) {
     launch.cta_sampler = std::make_unique<CtaSampler>(
         std::uint64_t{grid.x} * grid.y * grid.z, per_sm * sms_.size(),
         static_cast<double>(config_.l2().size_bytes()),
-        [summary](const StatsSnapshot& s) { return summary->dram_bytes(s); });
+        [summary](const StatsSnapshot& s) { return summary->dram_bytes(s); }, CtaSamplingOptions{},
+        [summary](const StatsSnapshot& s) {
+          return summary->dram_bytes(s) + summary->l2_miss_bytes(s);
+        });
     if (sampling_warmup_) {
       launch.cta_sampler->set_warmup(
           [memory = memory_.get(), context = &launch.context](traces::CtaTrace cta) {

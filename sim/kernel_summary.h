@@ -28,6 +28,12 @@ class KernelSummary {
   double dram_bytes(const StatsSnapshot& s) const {
     return s.sum(dram_read_bytes_) + s.sum(dram_write_bytes_);
   }
+  // Bytes of the L2's sector misses, reads and writes (what a miss allocates, but for
+  // the rest of a read's fetch block).
+  double l2_miss_bytes(const StatsSnapshot& s) const {
+    return (s.sum(l2_sector_accesses_) - s.sum(l2_sector_hits_)) *
+           static_cast<double>(config_.l2().sector_bytes());
+  }
 
  private:
   std::vector<std::uint32_t> l1_sector_accesses_, l1_sector_hits_;

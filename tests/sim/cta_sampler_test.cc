@@ -121,6 +121,12 @@ TEST(CtaSampler, AKernelThatNeverTurnsTheL2OverCountsWindowsFromItsSecond) {
   CtaSampler might(1000, 10, 792000, dram);
   drive(might, 1000, 10, [](std::uint64_t) { return 40; });
   EXPECT_EQ(might.skipped_ctas(), 1000U - 121U - 10U);
+  // The projection counts what the L2 allocates (stores allocate without DRAM traffic):
+  // at three times the DRAM bytes the kernel would turn the L2 over, and it ends before
+  // its DRAM bytes show that.
+  CtaSampler stores(1000, 10, 792001, dram, {}, [](const StatsSnapshot& s) { return 3 * dram(s); });
+  drive(stores, 1000, 10, [](std::uint64_t) { return 40; });
+  EXPECT_EQ(stores.skipped_ctas(), 0U);
 }
 
 TEST(CtaSampler, BlocksSpanTheWindowsTheL2TookToTurnOver) {
