@@ -51,10 +51,8 @@ def repeat_list(folder, name, kernel_file, times):
     return path
 
 
-def run(sassim, preset, trace, out, sample, extra=()):
-    args = [sassim, "run", "-q", "--config", preset, trace, "--out", out, *extra]
-    if sample:
-        args += ["--sample", sample]
+def call(args):
+    """Runs a command in the repository, exits on failure; returns its wall time."""
     start = time.monotonic()
     done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                           cwd=REPO)
@@ -63,13 +61,16 @@ def run(sassim, preset, trace, out, sample, extra=()):
     return time.monotonic() - start
 
 
+def run(sassim, preset, trace, out, sample, extra=()):
+    args = [sassim, "run", "-q", "--config", preset, trace, "--out", out, *extra]
+    if sample:
+        args += ["--sample", sample]
+    return call(args)
+
+
 def capture(sassim, folder, values, listing):
-    args = [sassim, "capture", *values.split(), "--listing", f"kernels/sass/{listing}", "-o",
-            folder, "-q"]
-    done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          cwd=REPO)
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(args)} exited {done.returncode}:\n{done.stderr}")
+    call([sassim, "capture", *values.split(), "--listing", f"kernels/sass/{listing}", "-o",
+          folder, "-q"])
     return folder
 
 
@@ -112,17 +113,13 @@ def regress(sassim, suite, tmp, sample):
             "--out", out, "-q", "-k", "-j", str(os.cpu_count() or 1)]
     if sample:
         args += ["--sample", sample]
-    start = time.monotonic()
-    done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          cwd=REPO)
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(args)} exited {done.returncode}:\n{done.stderr}")
+    wall = call(args)
     tables = {}
     for name in sorted(os.listdir(os.path.join(out, "h200"))):
         if name.endswith(".h5"):
             with h5py.File(os.path.join(out, "h200", name), "r") as f:
                 tables[name[:-3]] = f["kernels"][:]
-    return tables, time.monotonic() - start
+    return tables, wall
 
 
 def silicon_row(sassim, suite, tmp):
