@@ -15,79 +15,88 @@ namespace cfg = sassim::kernels::fp8_gemm_wgmma;
 using namespace sassim::kernels::sm90a;
 
 constexpr uint32_t kTileABytes = cfg::kTileM * cfg::kTileK;
-constexpr uint32_t kHalfTileABytes = kTileABytes / 2;  // 64 rows: one wgmma's A
+constexpr uint32_t kConsumerRows = cfg::kTileM / cfg::kConsumers;  // 64: one wgmma's M
 
 }  // namespace
 
-extern "C" __global__ void __launch_bounds__(128)
+extern "C" __global__ void __launch_bounds__(cfg::kThreads, 1)
     fp8_gemm_wgmma(const __grid_constant__ CUtensorMap a_map,
                    const __grid_constant__ CUtensorMap bt_map, float* __restrict__ c, float scale_a,
                    float scale_b, uint32_t m, uint32_t n, uint32_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char shared_raw[];
-  __shared__ __align__(8) uint64_t full[cfg::kStages];
+  __shared__ __align__(8) uint64_t full[cfg::kStages];   // the stage's bytes have landed
+  __shared__ __align__(8) uint64_t empty[cfg::kStages];  // every consumer warp is done with it
   const uint32_t tiles = (shared_address(shared_raw) + 1023) & ~1023U;  // stage s: A, then Bt
+  const uint32_t warpgroup = threadIdx.x / 128;
+  const uint32_t warp = (threadIdx.x / 32) % 4;  // within its warpgroup
   const uint32_t lane = threadIdx.x % 32;
-  const uint32_t warp = threadIdx.x / 32;
   const int32_t row0 = static_cast<int32_t>(blockIdx.y * cfg::kTileM);
   const int32_t col0 = static_cast<int32_t>(blockIdx.x * cfg::kTileN);
   const uint32_t k_tiles = k / cfg::kTileK;
   (void)m;
 
-  auto issue = [&](uint32_t stage, uint32_t k_tile) {
-    const uint32_t bar = shared_address(&full[stage]);
-    const uint32_t dst = tiles + stage * cfg::kStageBytes;
-    const auto k0 = static_cast<int32_t>(k_tile * cfg::kTileK);
-    mbarrier_arrive_expect_tx(bar, cfg::kStageBytes);
-    tma_load_2d(dst, &a_map, bar, k0, row0);
-    tma_load_2d(dst + kTileABytes, &bt_map, bar, k0, col0);
-  };
-
   if (threadIdx.x == 0) {
-    for (uint32_t s = 0; s < cfg::kStages; ++s) mbarrier_init(shared_address(&full[s]), 1);
+    for (uint32_t s = 0; s < cfg::kStages; ++s) {
+      mbarrier_init(shared_address(&full[s]), 1);
+      mbarrier_init(shared_address(&empty[s]), cfg::kConsumers * 4);
+    }
     fence_barrier_init();
-    for (uint32_t s = 0; s < cfg::kStages && s < k_tiles; ++s) issue(s, s);
   }
   __syncthreads();
 
-  float acc[2][64] = {};  // rows 0-63 and 64-127 of the tile
+  if (warpgroup == 0) {
+    // The producer: one thread fills the ring, each stage once its consumers freed it.
+    if (threadIdx.x != 0) return;
+    for (uint32_t kt = 0; kt < k_tiles; ++kt) {
+      const uint32_t stage = kt % cfg::kStages;
+      if (kt >= cfg::kStages) {
+        mbarrier_wait(shared_address(&empty[stage]), (kt / cfg::kStages - 1) % 2);
+      }
+      const uint32_t bar = shared_address(&full[stage]);
+      const uint32_t dst = tiles + stage * cfg::kStageBytes;
+      const auto k0 = static_cast<int32_t>(kt * cfg::kTileK);
+      mbarrier_arrive_expect_tx(bar, cfg::kStageBytes);
+      tma_load_2d(dst, &a_map, bar, k0, row0);
+      tma_load_2d(dst + kTileABytes, &bt_map, bar, k0, col0);
+    }
+    return;
+  }
+
+  // A consumer: 64 rows of the tile by all 256 columns.
+  const uint32_t consumer = warpgroup - 1;
+  float acc[128] = {};
   for (uint32_t kt = 0; kt < k_tiles; ++kt) {
     const uint32_t stage = kt % cfg::kStages;
     mbarrier_wait(shared_address(&full[stage]), (kt / cfg::kStages) % 2);
-    const uint32_t a_tile = tiles + stage * cfg::kStageBytes;
-    const uint32_t b_tile = a_tile + kTileABytes;
+    const uint32_t a_tile =
+        tiles + stage * cfg::kStageBytes + consumer * kConsumerRows * cfg::kTileK;
+    const uint32_t b_tile = tiles + stage * cfg::kStageBytes + kTileABytes;
     wgmma_fence();
 #pragma unroll
     for (uint32_t kk = 0; kk < cfg::kTileK / 32; ++kk) {
       // 32 E4M3 of K are 32 bytes along the (swizzled) 128-byte row.
-      const uint64_t desc_b = smem_descriptor_sw128(b_tile + kk * 32);
-      wgmma_m64n128k32_e4m3(acc[0], smem_descriptor_sw128(a_tile + kk * 32), desc_b);
-      wgmma_m64n128k32_e4m3(acc[1], smem_descriptor_sw128(a_tile + kHalfTileABytes + kk * 32),
-                            desc_b);
+      wgmma_m64n256k32_e4m3(acc, smem_descriptor_sw128(a_tile + kk * 32),
+                            smem_descriptor_sw128(b_tile + kk * 32));
     }
     wgmma_commit();
-    wgmma_wait<1>();  // the group of tile kt - 1 has retired in this warp...
-    __syncthreads();  // ...and in every warp: its stage can be refilled
-    if (threadIdx.x == 0 && kt > 0 && kt - 1 + cfg::kStages < k_tiles) {
-      issue((kt - 1) % cfg::kStages, kt - 1 + cfg::kStages);
-    }
+    wgmma_wait<1>();  // this warp's group of tile kt - 1 has retired: its stage is free
+    if (kt > 0 && lane == 0) mbarrier_arrive(shared_address(&empty[(kt - 1) % cfg::kStages]));
   }
   wgmma_wait<0>();
   const float scale = scale_a * scale_b;
 
   // Accumulator i of a thread: row 16 warp + lane / 4 (+ 8 when i % 4 >= 2), column
   // 8 (i / 4) + 2 (lane % 4) + i % 2.
+  const uint32_t row =
+      static_cast<uint32_t>(row0) + consumer * kConsumerRows + warp * 16 + lane / 4;
 #pragma unroll
-  for (uint32_t half = 0; half < 2; ++half) {
-    const uint32_t row = static_cast<uint32_t>(row0) + half * 64 + warp * 16 + lane / 4;
-#pragma unroll
-    for (uint32_t j = 0; j < 16; ++j) {
-      const uint32_t col = static_cast<uint32_t>(col0) + j * 8 + (lane % 4) * 2;
-      *reinterpret_cast<float2*>(&c[size_t{row} * n + col]) =
-          make_float2(acc[half][4 * j] * scale, acc[half][4 * j + 1] * scale);
-      *reinterpret_cast<float2*>(&c[size_t{row + 8} * n + col]) =
-          make_float2(acc[half][4 * j + 2] * scale, acc[half][4 * j + 3] * scale);
-    }
+  for (uint32_t j = 0; j < cfg::kTileN / 8; ++j) {
+    const uint32_t col = static_cast<uint32_t>(col0) + j * 8 + (lane % 4) * 2;
+    *reinterpret_cast<float2*>(&c[size_t{row} * n + col]) =
+        make_float2(acc[4 * j] * scale, acc[4 * j + 1] * scale);
+    *reinterpret_cast<float2*>(&c[size_t{row + 8} * n + col]) =
+        make_float2(acc[4 * j + 2] * scale, acc[4 * j + 3] * scale);
   }
 #else
   // Built for an architecture without wgmma: this kernel cannot run there.
@@ -98,7 +107,8 @@ extern "C" __global__ void __launch_bounds__(128)
 
 namespace {
 
-// A K-major E4M3 matrix of `rows` x `cols` (bytes) as a TMA map with 128 x 128 boxes.
+// A K-major E4M3 matrix of `rows` x `cols` (bytes) as a TMA map with boxes of 128 bytes
+// (one swizzle row of K) by `box_rows` rows.
 CUtensorMap make_tensor_map(const void* base, uint64_t rows, uint64_t cols, uint32_t box_rows) {
   using EncodeTiled = decltype(&cuTensorMapEncodeTiled);
   void* entry = nullptr;

@@ -1,21 +1,28 @@
 // fp8_gemm_wgmma (sm_90a only): C = (A * B^T) * scale_a * scale_b with E4M3 inputs, FP32
 // accumulation and FP32 output, per-tensor FP32 scales as kernel parameters (the
-// "QGMMA path" of FP8 inference). The structure is bf16_gemm_wgmma's:
+// "QGMMA path" of FP8 inference), structured as Hopper's warp-specialised GEMMs are:
 //   - A is M x K row-major, Bt is N x K row-major (both K-major: 8-bit wgmma reads no
 //     other layout), C is M x N FP32;
-//   - a CTA of one warpgroup (4 warps) computes a 128 x 128 tile as two
-//     wgmma.mma_async.m64n128k32.f32.e4m3.e4m3 per 32 of K, operands read from shared
-//     memory through matrix descriptors (128-byte swizzle), accumulators in registers;
+//   - a CTA computes a 128 x 256 tile with three warpgroups: the first loads (one thread
+//     issues the TMA loads, the others leave), the other two compute 64 rows each by all
+//     256 columns, one wgmma.mma_async.m64n256k32.f32.e4m3.e4m3 per 32 of K, operands
+//     read from shared memory through matrix descriptors (128-byte swizzle), 128
+//     accumulators a thread;
 //   - K advances 128 at a time (128 bytes of E4M3: one swizzle row) through a 4-stage
-//     ring in dynamic shared memory (4 x 32 KiB) filled by TMA, one mbarrier per stage
-//     completed by bytes (expect_tx); a stage is refilled once the wgmma group that read
-//     it has retired (wgmma.wait_group 1);
+//     ring in dynamic shared memory (4 x 48 KiB: A's 128 rows, then Bt's 256) with two
+//     mbarriers a stage: `full`, completed by the TMA's bytes (expect_tx), and `empty`,
+//     completed when each of the 8 computing warps has retired the wgmma that read the
+//     stage (wgmma.wait_group 1 after the next stage's, then a plain arrive); the loading
+//     thread refills a stage once it is empty, so up to 4 stages are in flight while the
+//     tensor cores work;
 //   - the epilogue multiplies each accumulator by scale_a * scale_b (one FMUL).
-// The output is FP32, as bf16_gemm_wgmma's: the two kernels then move the same bytes
-// out, so their rates compare the main loops, and the result is checked bit for bit
-// without a rounding step (a BF16 output would add F2FP.BF16 and halve C's bytes, a
-// few percent of the traffic at the suite's sizes).
-// SASS: UTMALDG.2D, SYNCS.* (mbarrier), QGMMA.64x128x32.F32.E4M3.E4M3, WARPGROUP.ARRIVE,
+// A 128 x 256 tile reads 48 KiB of operands from the L2 for 8.4 M FLOP of a stage
+// (171 FLOP a byte; the 128 x 128 tile of bf16_gemm_wgmma at FP8 would be 128), the
+// most one SM's registers allow without thread block clusters sharing tiles by TMA
+// multicast (which `sassim capture` does not execute).
+// The output is FP32, as bf16_gemm_wgmma's, and the result is checked bit for bit without
+// a rounding step (a BF16 output would add F2FP.BF16 and halve C's bytes).
+// SASS: UTMALDG.2D, SYNCS.* (mbarriers), QGMMA.64x256x32.F32.E4M3.E4M3, WARPGROUP.ARRIVE,
 // WARPGROUP.DEPBAR, FMUL.
 #pragma once
 
@@ -29,10 +36,11 @@ namespace sassim::kernels::fp8_gemm_wgmma {
 
 inline constexpr std::string_view kKernel = "fp8_gemm_wgmma";
 inline constexpr uint32_t kTileM = 128;
-inline constexpr uint32_t kTileN = 128;
+inline constexpr uint32_t kTileN = 256;
 inline constexpr uint32_t kTileK = 128;  // 128 bytes of E4M3: one swizzle row
 inline constexpr uint32_t kStages = 4;
-inline constexpr uint32_t kThreads = 128;
+inline constexpr uint32_t kConsumers = 2;                     // warpgroups computing the tile
+inline constexpr uint32_t kThreads = 128 * (1 + kConsumers);  // and one loading it
 inline constexpr uint32_t kStageBytes = (kTileM + kTileN) * kTileK;
 // The stages, plus slack to align them to 1024 bytes (the swizzle pattern's period).
 inline constexpr uint32_t kSharedBytes = kStages * kStageBytes + 1024;
@@ -43,7 +51,7 @@ inline constexpr float kScaleB = 0.25F;
 
 using Problem = GemmProblem;
 
-// Values: [M [N [K]]]; M, N multiples of 128, K of 128; N and K default to M.
+// Values: [M [N [K]]]; M a multiple of 128, N of 256, K of 128; N and K default to M.
 Problem parse_problem(ParamValues values);
 
 constexpr Launch launch(const Problem& p) {

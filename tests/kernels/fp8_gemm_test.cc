@@ -65,22 +65,26 @@ TEST(Fp8GemmTest, ReferenceMatchesTripleLoopWithScales) {
 
 TEST(Fp8GemmTest, LaunchAndProblemChecks) {
   const Launch l =
-      describe_launch("fp8_gemm_wgmma", std::vector<std::string_view>{"256", "384", "512"});
-  EXPECT_EQ(l.grid.x, 3U);  // N / 128
-  EXPECT_EQ(l.grid.y, 2U);  // M / 128
-  EXPECT_EQ(l.block.x, 128U);
-  EXPECT_EQ(l.dynamic_shared_bytes, 4U * 32768U + 1024U);
+      describe_launch("fp8_gemm_wgmma", std::vector<std::string_view>{"384", "512", "256"});
+  EXPECT_EQ(l.grid.x, 2U);     // N / 256
+  EXPECT_EQ(l.grid.y, 3U);     // M / 128
+  EXPECT_EQ(l.block.x, 384U);  // a loading warpgroup and two computing ones
+  EXPECT_EQ(l.dynamic_shared_bytes, 4U * 49152U + 1024U);
   ASSERT_EQ(l.arguments().size(), 8U);
   EXPECT_EQ(l.arguments()[0].kind, ArgKind::kTensorMap);
-  EXPECT_EQ(l.arguments()[0].size_bytes, 256U * 512U);  // one byte per element
+  EXPECT_EQ(l.arguments()[0].size_bytes, 384U * 256U);  // one byte per element
   EXPECT_EQ(l.arguments()[0].map.box_cols, 128U);
-  EXPECT_EQ(l.arguments()[1].map.rows, 384U);
+  EXPECT_EQ(l.arguments()[0].map.box_rows, 128U);
+  EXPECT_EQ(l.arguments()[1].map.rows, 512U);
+  EXPECT_EQ(l.arguments()[1].map.box_rows, 256U);
   EXPECT_EQ(l.arguments()[3].kind, ArgKind::kF32);
   EXPECT_EQ(l.arguments()[3].value_bits, 0x3f000000U);  // scale_a 0.5
   EXPECT_EQ(l.arguments()[4].value_bits, 0x3e800000U);  // scale_b 0.25
   using Values = std::vector<std::string_view>;
   EXPECT_THROW(describe_launch("fp8_gemm_wgmma", Values{"256", "256", "64"}),
                std::invalid_argument);  // K must be a multiple of 128
+  EXPECT_THROW(describe_launch("fp8_gemm_wgmma", Values{"256", "384", "256"}),
+               std::invalid_argument);  // N must be a multiple of 256
   EXPECT_THROW(describe_launch("fp8_gemm_wgmma", Values{"200"}), std::invalid_argument);
 }
 
