@@ -7,7 +7,7 @@
 namespace sassim::kernels::fp8_gemm_wgmma {
 
 Problem parse_problem(ParamValues values) {
-  return parse_gemm_problem(values, kKernel, kTileM, kTileN, kTileK);
+  return parse_gemm_problem(values, kKernel, kTileM * kClusterM, kTileN, kTileK);
 }
 
 void reference(const Problem& p, std::span<const uint8_t> a, std::span<const uint8_t> bt,

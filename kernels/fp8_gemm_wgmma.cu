@@ -19,10 +19,11 @@ constexpr uint32_t kConsumerRows = cfg::kTileM / cfg::kConsumers;  // 64: one wg
 
 }  // namespace
 
-extern "C" __global__ void __launch_bounds__(cfg::kThreads, 1)
-    fp8_gemm_wgmma(const __grid_constant__ CUtensorMap a_map,
-                   const __grid_constant__ CUtensorMap bt_map, float* __restrict__ c, float scale_a,
-                   float scale_b, uint32_t m, uint32_t n, uint32_t k) {
+extern "C" __global__ void __cluster_dims__(1, cfg::kClusterM, 1)
+    __launch_bounds__(cfg::kThreads, 1)
+        fp8_gemm_wgmma(const __grid_constant__ CUtensorMap a_map,
+                       const __grid_constant__ CUtensorMap bt_map, float* __restrict__ c,
+                       float scale_a, float scale_b, uint32_t m, uint32_t n, uint32_t k) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char shared_raw[];
   __shared__ __align__(8) uint64_t full[cfg::kStages];   // the stage's bytes have landed
@@ -31,6 +32,7 @@ extern "C" __global__ void __launch_bounds__(cfg::kThreads, 1)
   const uint32_t warpgroup = threadIdx.x / 128;
   const uint32_t warp = (threadIdx.x / 32) % 4;  // within its warpgroup
   const uint32_t lane = threadIdx.x % 32;
+  const uint32_t rank = cluster_rank();  // the CTAs of a cluster share the tile's B
   const int32_t row0 = static_cast<int32_t>(blockIdx.y * cfg::kTileM);
   const int32_t col0 = static_cast<int32_t>(blockIdx.x * cfg::kTileN);
   const uint32_t k_tiles = k / cfg::kTileK;
@@ -39,27 +41,35 @@ extern "C" __global__ void __launch_bounds__(cfg::kThreads, 1)
   if (threadIdx.x == 0) {
     for (uint32_t s = 0; s < cfg::kStages; ++s) {
       mbarrier_init(shared_address(&full[s]), 1);
-      mbarrier_init(shared_address(&empty[s]), cfg::kConsumers * 4);
+      // The computing warps of every CTA of the cluster: each reads the B rows all of
+      // their loads bring.
+      mbarrier_init(shared_address(&empty[s]), cfg::kClusterM * cfg::kConsumers * 4);
     }
     fence_barrier_init();
   }
-  __syncthreads();
+  cluster_sync();  // every CTA's mbarriers are set up before any copy or arrive reaches them
 
   if (warpgroup == 0) {
-    // The producer: one thread fills the ring, each stage once its consumers freed it.
-    if (threadIdx.x != 0) return;
-    for (uint32_t kt = 0; kt < k_tiles; ++kt) {
-      const uint32_t stage = kt % cfg::kStages;
-      if (kt >= cfg::kStages) {
-        mbarrier_wait(shared_address(&empty[stage]), (kt / cfg::kStages - 1) % 2);
+    // The producer: one thread fills the ring, each stage once the consumers of every
+    // CTA of the cluster freed it: its A rows, and its share of B rows for all the CTAs.
+    if (threadIdx.x == 0) {
+      const uint32_t b_share = cfg::kTileN / cfg::kClusterM;  // B rows this CTA loads
+      for (uint32_t kt = 0; kt < k_tiles; ++kt) {
+        const uint32_t stage = kt % cfg::kStages;
+        if (kt >= cfg::kStages) {
+          mbarrier_wait(shared_address(&empty[stage]), (kt / cfg::kStages - 1) % 2);
+        }
+        const uint32_t bar = shared_address(&full[stage]);
+        const uint32_t dst = tiles + stage * cfg::kStageBytes;
+        const auto k0 = static_cast<int32_t>(kt * cfg::kTileK);
+        mbarrier_arrive_expect_tx(bar, cfg::kStageBytes);
+        tma_load_2d(dst, &a_map, bar, k0, row0);
+        tma_load_2d_multicast(dst + kTileABytes + rank * b_share * cfg::kTileK, &bt_map, bar, k0,
+                              col0 + static_cast<int32_t>(rank * b_share),
+                              static_cast<uint16_t>((1U << cfg::kClusterM) - 1));
       }
-      const uint32_t bar = shared_address(&full[stage]);
-      const uint32_t dst = tiles + stage * cfg::kStageBytes;
-      const auto k0 = static_cast<int32_t>(kt * cfg::kTileK);
-      mbarrier_arrive_expect_tx(bar, cfg::kStageBytes);
-      tma_load_2d(dst, &a_map, bar, k0, row0);
-      tma_load_2d(dst + kTileABytes, &bt_map, bar, k0, col0);
     }
+    cluster_sync();  // no CTA leaves while another may still arrive on its mbarriers
     return;
   }
 
@@ -81,7 +91,11 @@ extern "C" __global__ void __launch_bounds__(cfg::kThreads, 1)
     }
     wgmma_commit();
     wgmma_wait<1>();  // this warp's group of tile kt - 1 has retired: its stage is free
-    if (kt > 0 && lane == 0) mbarrier_arrive(shared_address(&empty[(kt - 1) % cfg::kStages]));
+    if (kt > 0 && lane == 0) {
+      const uint32_t freed = shared_address(&empty[(kt - 1) % cfg::kStages]);
+      for (uint32_t r = 0; r < cfg::kClusterM; ++r)
+        mbarrier_arrive_cluster(cluster_address(freed, r));
+    }
   }
   wgmma_wait<0>();
   const float scale = scale_a * scale_b;
@@ -98,6 +112,7 @@ extern "C" __global__ void __launch_bounds__(cfg::kThreads, 1)
     *reinterpret_cast<float2*>(&c[size_t{row + 8} * n + col]) =
         make_float2(acc[4 * j + 2] * scale, acc[4 * j + 3] * scale);
   }
+  cluster_sync();
 #else
   // Built for an architecture without wgmma: this kernel cannot run there.
   (void)a_map, (void)bt_map, (void)c, (void)scale_a, (void)scale_b, (void)m, (void)n, (void)k;
@@ -151,7 +166,8 @@ bool run(std::string_view, sassim::kernels::ParamValues values) {
   DeviceBuffer<uint8_t> da(a), dbt(bt);
   DeviceBuffer<float> dc(want.size());
   const CUtensorMap a_map = make_tensor_map(da.get(), problem.m, problem.k, cfg::kTileM);
-  const CUtensorMap bt_map = make_tensor_map(dbt.get(), problem.n, problem.k, cfg::kTileN);
+  const CUtensorMap bt_map =
+      make_tensor_map(dbt.get(), problem.n, problem.k, cfg::kTileN / cfg::kClusterM);
   SASSIM_CUDA_CHECK(cudaFuncSetAttribute(::fp8_gemm_wgmma,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(config.dynamic_shared_bytes)));

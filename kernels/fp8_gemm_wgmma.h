@@ -41,6 +41,7 @@ inline constexpr uint32_t kTileK = 128;  // 128 bytes of E4M3: one swizzle row
 inline constexpr uint32_t kStages = 4;
 inline constexpr uint32_t kConsumers = 2;                     // warpgroups computing the tile
 inline constexpr uint32_t kThreads = 128 * (1 + kConsumers);  // and one loading it
+inline constexpr uint32_t kClusterM = 2;  // CTAs of a cluster (along M) sharing the B tile
 inline constexpr uint32_t kStageBytes = (kTileM + kTileN) * kTileK;
 // The stages, plus slack to align them to 1024 bytes (the swizzle pattern's period).
 inline constexpr uint32_t kSharedBytes = kStages * kStageBytes + 1024;
@@ -51,17 +52,19 @@ inline constexpr float kScaleB = 0.25F;
 
 using Problem = GemmProblem;
 
-// Values: [M [N [K]]]; M a multiple of 128, N of 256, K of 128; N and K default to M.
+// Values: [M [N [K]]]; M a multiple of 256 (two CTAs' rows), N of 256, K of 128; N and K
+// default to M.
 Problem parse_problem(ParamValues values);
 
 constexpr Launch launch(const Problem& p) {
   Launch l{.kernel = kKernel,
            .grid = {p.n / kTileN, p.m / kTileM},
            .block = {kThreads},
-           .dynamic_shared_bytes = kSharedBytes};
+           .dynamic_shared_bytes = kSharedBytes,
+           .cluster = {1, kClusterM, 1}};
   // As the program's cuTensorMapEncodeTiled calls describe them (UINT8, 128-byte swizzle).
   l.add(tensor_map_arg("a_map", {p.m, p.k, 1, kTileM, kTileK, 128}))
-      .add(tensor_map_arg("bt_map", {p.n, p.k, 1, kTileN, kTileK, 128}))
+      .add(tensor_map_arg("bt_map", {p.n, p.k, 1, kTileN / kClusterM, kTileK, 128}))
       .add(buffer_arg("c", uint64_t{p.m} * p.n * 4, Access::kWrite))
       .add(f32_arg("scale_a", kScaleA))
       .add(f32_arg("scale_b", kScaleB))

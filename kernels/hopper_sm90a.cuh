@@ -56,6 +56,42 @@ __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap* map
       : "memory");
 }
 
+// Thread block clusters (sm_90): this CTA's rank in its cluster, the address of the
+// same shared location in the CTA of rank `rank`, an arrive on an mbarrier of any CTA of
+// the cluster, and the cluster-wide barrier (every thread of every CTA).
+__device__ __forceinline__ uint32_t cluster_rank() {
+  uint32_t rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+__device__ __forceinline__ uint32_t cluster_address(uint32_t shared, uint32_t rank) {
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(shared), "r"(rank));
+  return remote;
+}
+__device__ __forceinline__ void mbarrier_arrive_cluster(uint32_t cluster_bar) {
+  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar)
+               : "memory");
+}
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile(
+      "barrier.cluster.arrive.release.aligned;\n"
+      "barrier.cluster.wait.acquire.aligned;\n" ::
+          : "memory");
+}
+
+// TMA multicast: the box into the same shared offset `dst` of every CTA of the cluster in
+// `ranks` (bit r: rank r), its bytes completing on the mbarrier at offset `bar` of each.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap* map,
+                                                      uint32_t bar, int32_t inner, int32_t outer,
+                                                      uint16_t ranks) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::"
+      "cluster [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(inner), "r"(outer), "h"(ranks)
+      : "memory");
+}
+
 // Shared-memory matrix descriptor of a K-major tile with 128-byte rows in the 128-byte
 // swizzle TMA writes: start address, stride between 8-row groups 1024 bytes, leading
 // offset unused (1), layout 1 = SWIZZLE_128B. The tile must start 1024-byte aligned.

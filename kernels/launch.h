@@ -54,6 +54,7 @@ struct Launch {
   Dim3 grid;
   Dim3 block;
   uint32_t dynamic_shared_bytes = 0;
+  Dim3 cluster{1, 1, 1};  // thread block cluster (sm_90, __cluster_dims__); 1 x 1 x 1: none
   std::array<Arg, kMaxArgs> args{};
   uint32_t arg_count = 0;
 

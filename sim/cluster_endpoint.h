@@ -38,6 +38,9 @@ class ClusterEndpoint final : public ClusterBarrierMember {
     // `bytes` of a copy completed on that mbarrier at `cycle`.
     virtual void tx_completed(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes,
                               std::uint64_t cycle) = 0;
+    // `arrivals` threads of another CTA of the cluster arrived on that mbarrier at `cycle`.
+    virtual void remote_arrived(std::uint32_t cta_slot, std::uint64_t barrier,
+                                std::uint32_t arrivals, std::uint64_t cycle) = 0;
   };
   // A completed cluster barrier phase, applied from cycle `at` (the one after completion).
   struct Release {
@@ -80,6 +83,11 @@ class ClusterEndpoint final : public ClusterBarrierMember {
   // of `rank` leaves the address stage at `cycle` (cluster: null when the CTA is in none).
   void send_dsmem(const ClusterBarrier* cluster, std::uint32_t rank, std::uint32_t token,
                   std::uint64_t bytes, std::uint64_t cycle);
+  // `arrivals` threads arrive, at `cycle`, on the mbarrier at shared offset `barrier` of
+  // the CTA of `rank`: over the network (no port bytes, the network's latency) to another
+  // SM, at once on this one.
+  void send_arrive(const ClusterBarrier& cluster, std::uint32_t rank, std::uint64_t barrier,
+                   std::uint32_t arrivals, std::uint64_t cycle);
   // Other SMs' accesses to this SM's shared memory due by `cycle` take its data path
   // (`port`); true when one was taken.
   bool deliver_remote_shared(std::uint64_t cycle, Picos now, memsys::SmMemoryPort& port);

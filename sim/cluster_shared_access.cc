@@ -1,7 +1,8 @@
 // Distributed shared memory accesses (the sending SM's side) and the accesses of other
 // SMs of the cluster to this SM's shared memory: TMA multicast data and shared::cluster
-// bulk copies (sim/cluster_multicast.cc) and distributed shared memory accesses
-// (sim/sm_dsmem.cc). Each takes the SM's shared data path (SmMemoryPort::
+// bulk copies (sim/cluster_multicast.cc), distributed shared memory accesses
+// (sim/sm_dsmem.cc) and arrivals on its mbarriers. An arrival takes no data path and
+// acts in the cycle it reaches the SM; the others take the SM's shared data path (SmMemoryPort::
 // remote_shared_access: the byte credit of the SM's own shared and L1 accesses,
 // l1.data_bytes_per_cycle) for its bytes in the cycle it arrives, after that cycle's own
 // accesses, or from the cycle the data path has credit again when earlier traffic still
@@ -40,6 +41,25 @@ void ClusterEndpoint::send_dsmem(const ClusterBarrier* cluster, std::uint32_t ra
   send(request);
 }
 
+void ClusterEndpoint::send_arrive(const ClusterBarrier& cluster, std::uint32_t rank,
+                                  std::uint64_t barrier, std::uint32_t arrivals,
+                                  std::uint64_t cycle) {
+  const ClusterBarrier::Member* target = cluster.member(rank);
+  if (target == nullptr) return;  // the CTA is not resident: nothing waits on it
+  if (target->sm == this) {
+    listener_.remote_arrived(target->cta_slot, barrier, arrivals, cycle);
+    return;
+  }
+  net::SharedWrite write{target->sm, cycle, {}};
+  RemoteSharedAccess& a = write.access;
+  a.from_sm = sm_;
+  a.seq = next_seq();
+  a.arrive = true;
+  a.arrivals = arrivals;
+  a.barrier = MbarrierKey{target->cta_slot, barrier};
+  send(write);
+}
+
 bool ClusterEndpoint::deliver_remote_shared(std::uint64_t cycle, Picos now,
                                             memsys::SmMemoryPort& port) {
   bool progress = false;
@@ -47,6 +67,10 @@ bool ClusterEndpoint::deliver_remote_shared(std::uint64_t cycle, Picos now,
     RemoteSharedAccess a = remote_.front();
     remote_.erase(remote_.begin());
     progress = true;
+    if (a.arrive) {
+      listener_.remote_arrived(a.barrier.cta_slot, a.barrier.offset, a.arrivals, cycle);
+      continue;
+    }
     if (!a.written && a.bulk_copy) {
       const std::uint64_t done = port.remote_shared_write(port_bytes(a.path_bytes), now);
       if (done > 0) {  // complete once the write has passed the data path

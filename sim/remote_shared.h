@@ -29,6 +29,11 @@ struct RemoteSharedAccess {
   // above: it takes `path_bytes` of the data path and completes once they have passed.
   bool bulk_copy = false;
   std::uint64_t path_bytes = 0;
+  // An arrive on the receiving CTA's mbarrier `barrier` from another CTA of the cluster
+  // (mbarrier.arrive.shared::cluster, SYNCS.ARRIVE.TRANS64.RED): `arrivals` threads, no
+  // data.
+  bool arrive = false;
+  std::uint32_t arrivals = 0;
   // A distributed shared memory access (null: multicast data): the sender gets its token
   // back over the SM-to-SM network (sim/sm_network.h) once the access was served.
   ClusterBarrierMember* sender = nullptr;

@@ -145,6 +145,8 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener, private 
   bool holds_cta(std::uint32_t cta_slot) const override;
   void cluster_phase_completed(std::uint32_t cta_slot, std::uint64_t resume) override;
   void tx_issued(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes) override;
+  void remote_arrived(std::uint32_t cta_slot, std::uint64_t barrier, std::uint32_t arrivals,
+                      std::uint64_t cycle) override;
   void tx_completed(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64_t bytes,
                     std::uint64_t cycle) override;
   // Resumes the warps of completed cluster barriers due by `cycle`.

@@ -63,6 +63,14 @@ void Sm::tx_completed(std::uint32_t cta_slot, std::uint64_t barrier, std::uint64
                         cycle);
 }
 
+void Sm::remote_arrived(std::uint32_t cta_slot, std::uint64_t barrier, std::uint32_t arrivals,
+                        std::uint64_t cycle) {
+  MbarrierArrive arrive;
+  arrive.arrivals = arrivals;
+  wake_mbarrier_waiters(async_.mbarriers().arrive(MbarrierKey{cta_slot, barrier}, arrive),
+                        cycle + 1);
+}
+
 bool Sm::wait_at_cluster_barrier(unsigned slot, std::uint64_t cycle, std::uint64_t& next_issue) {
   Warp& w = warps_[slot];
   if (!w.cluster_arrived) return false;  // no arrival to wait for

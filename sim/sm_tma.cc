@@ -21,6 +21,10 @@ namespace {
 // The barrier of SYNCS lines that record no address (one per CTA).
 constexpr std::uint64_t kUnnamedBarrier = traces::kNoTraceValue - 1;
 
+bool recorded_address(std::uint64_t address) {
+  return address != traces::kNoTraceValue;
+}
+
 }  // namespace
 
 bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
@@ -114,10 +118,25 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
     case isa::AsyncOp::kMbarArriveTx: {
       MbarrierArrive arrive;
       arrive.arrivals = static_cast<std::uint32_t>(std::popcount(wi.active_mask));
+      // An arrive on the mbarrier of another CTA of the cluster (its address in that
+      // CTA's cluster window) travels to it (sim/cluster_shared_access.cc).
+      const std::optional<std::uint32_t> rank =
+          op == isa::AsyncOp::kMbarArrive && c.cluster.barrier && recorded_address(record[0])
+              ? cluster_shared_rank(kernel, record[0])
+              : std::nullopt;
+      MbarrierKey target = key;
+      if (rank) {
+        target.offset = record[0] - kernel.info->shmem_base -
+                        (std::uint64_t{*rank} + 1) * kernel.shared_window_size;
+        if (*rank != c.cluster.rank) {
+          endpoint_.send_arrive(*c.cluster.barrier, *rank, target.offset, arrive.arrivals, cycle);
+          return false;
+        }
+      }
       arrive.expects_tx = op == isa::AsyncOp::kMbarArriveTx;
       if (arrive.expects_tx && recorded) arrive.tx_bytes = value;
       if (arrive.expects_tx) w.tx_barrier = offset;
-      wake_mbarrier_waiters(async_.mbarriers().arrive(key, arrive), cycle + 1);
+      wake_mbarrier_waiters(async_.mbarriers().arrive(target, arrive), cycle + 1);
       return false;
     }
     case isa::AsyncOp::kMbarWait: {

@@ -25,8 +25,8 @@ expect 1 "no function saxpy" -- \
   "$sassim" capture saxpy 256 --listing "$listings/sm_80/vectoradd.sass"
 expect 0 "16384 of 16384 values match" -- \
   "$sassim" capture bf16_gemm_wgmma 128 128 128 --listing "$listings/sm_90a" --check
-expect 0 "32768 of 32768 values match" -- \
-  "$sassim" capture fp8_gemm_wgmma 128 256 256 --listing "$listings/sm_90a" --check
+expect 0 "65536 of 65536 values match" -- \
+  "$sassim" capture fp8_gemm_wgmma 256 256 256 --listing "$listings/sm_90a" --check
 
 # zstd by default, text with --plain: the same lines, replayed to the same cycles and stats
 # (the host-speed column and lines aside).

@@ -134,20 +134,25 @@ class Rig {
   }
   uint64_t next_pc() const { return 16 * f_.instructions.size(); }
 
-  // Decodes and runs one CTA of `threads` threads.
-  const Cta& run(uint32_t threads = 32) {
+  // Decodes and runs one CTA of `threads` threads, or a grid of one cluster of `cluster`
+  // CTAs of `threads` threads each.
+  const Cta& run(uint32_t threads = 32, Dim3 cluster = {}) {
     f_.name = "test_kernel";
     if (bank_.bytes.empty()) bank_.bytes.assign(0x400, 0);
     program_ = decode_program(f_, "test.sass", bank_);
     LaunchShape shape;
+    shape.grid = cluster;
+    shape.cluster = cluster;
     shape.block = {threads, 1, 1};
     shape.shared_bytes = 4096;
     shape.local_bytes = 256;
     shape.max_warp_insts = 100000;
     executor_ = std::make_unique<Executor>(program_, bank_, memory_, shape);
-    executor_->run_cta({0, 0, 0});
+    executor_->run_cluster({0, 0, 0});
     return executor_->cta();
   }
+  // The CTA of cluster rank `rank` of the last run.
+  const Cta& cta_of_rank(uint32_t rank) const { return executor_->cluster()[rank]; }
   uint32_t reg(uint16_t r, unsigned lane = 0, unsigned warp = 0) const {
     return executor_->cta().warps.at(warp).reg(r, lane);
   }

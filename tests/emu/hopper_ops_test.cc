@@ -5,48 +5,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cstring>
-
 #include "ground/error.h"
-#include "tests/emu/emu_rig.h"
-#include "traces/emu/tensor_map.h"
+#include "tests/emu/hopper_rig.h"
 
 namespace sassim::emu::testing {
 namespace {
 
 using ::testing::HasSubstr;
-
-sass::Operand UM(uint32_t ureg) {  // [URn]
-  sass::Operand o;
-  o.kind = sass::OperandKind::kMemory;
-  o.mem.ureg.index = ureg;
-  o.mem.ureg.uniform = true;
-  o.text = named("[UR", ureg) + "]";
-  return o;
-}
-
-constexpr uint32_t kBar = 0x100;
-// mbarrier.init with one expected arrival, as nvcc writes it: (2^20 - 1) << 1 and << 11.
-constexpr int64_t kInitLo = 0x1ffffe;
-constexpr int64_t kInitHi = 0x7ffff800;
-
-// UR4:UR5 = the init value, UR6 = the barrier; then SYNCS.EXCH.64 by every lane.
-void init_barrier(Rig& rig) {
-  rig.add("UMOV", {UR(4), I(kInitLo)})
-      .add("UMOV", {UR(5), I(kInitHi)})
-      .add("UMOV", {UR(6), I(kBar)})
-      .add("SYNCS.EXCH.64", {UR(63), UM(6), UR(4)});
-}
-
-// The error a run of one warp ends with, or "no error".
-std::string error_of(Rig& rig) {
-  try {
-    rig.run(32);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 TEST(EmuHopper, TryWaitHoldsItsWarpUntilAnotherWarpArrives) {
   Rig rig;
@@ -83,9 +48,8 @@ TEST(EmuHopper, AWaitNoWarpCanCompleteIsAnError) {
   rig.add("SYNCS.PHASECHK.TRANS64.TRYWAIT", {P(1), UM(6), R(255)})  // 0x40
       .add("BRA", {L(0x40)}, "@!P1")
       .add("EXIT", {});
-  EXPECT_THAT(error_of(rig),
-              HasSubstr("made no progress: waiting on mbarrier phases no warp can complete "
-                        "(warp 0 at PC 0x0040)"));
+  EXPECT_THAT(error_of(rig), HasSubstr("made no progress: waiting on phases no warp can complete "
+                                       "(warp 0 at PC 0x0040 (an mbarrier phase))"));
 }
 
 TEST(EmuHopper, MisusedBarriersAreErrors) {
@@ -120,17 +84,6 @@ TEST(EmuHopper, MisusedBarriersAreErrors) {
   }
 }
 
-// A tensor map of `shape` over the matrix at `matrix` as the launch's parameter at bank
-// offset 0x280; then UR12:UR13 = its generic address (UTMALDG's [UR12]).
-void tensor_map_in_ur12(Rig& rig, const kernels::TensorMapShape& shape, uint64_t matrix) {
-  rig.bank().bytes.assign(0x400, 0);
-  encode_tensor_map(shape, matrix,
-                    std::span<uint8_t, kTensorMapBytes>(rig.bank().bytes.data() + 0x280, 128));
-  const uint64_t map = kParamWindowBase + 0x280;
-  rig.add("UMOV", {UR(12), I(static_cast<int64_t>(map & 0xffffffffU))})
-      .add("UMOV", {UR(13), I(static_cast<int64_t>(map >> 32))});
-}
-
 // A 12 x 64 BF16 matrix (element (r, c) holds r * 64 + c) behind a tensor map of 8 x 64
 // boxes with the 128-byte swizzle; one lane loads the box at row `row0` into shared
 // offset 0x400 on the barrier, expecting its 1024 bytes, and the warp waits for it.
@@ -153,12 +106,6 @@ Rig& tma_load(Rig& rig, int64_t row0) {
   return rig;
 }
 
-uint16_t shared_u16(const Cta& cta, uint32_t offset) {
-  uint16_t v;
-  std::memcpy(&v, cta.shared.data() + offset, 2);
-  return v;
-}
-
 TEST(EmuHopper, TmaLoadSwizzlesTheBoxAndCompletesTheBarrier) {
   Rig rig;
   const Cta& cta = tma_load(rig, 2).run(32);
@@ -171,14 +118,16 @@ TEST(EmuHopper, TmaLoadSwizzlesTheBoxAndCompletesTheBarrier) {
   }
   EXPECT_EQ(cta.mbarriers.at(kBar).phase, 1U);
   EXPECT_EQ(rig.warp().p[1], ~0U);  // the wait passed on every lane
-  // The copy's record: barrier, bytes, bytes out of bounds, then one transfer per row.
+  // The copy's record: barrier, bytes, bytes out of bounds, multicast mask (none), then
+  // one transfer per row.
   const Warp& w = rig.warp();
   const TraceRecord& copy = w.trace[w.trace.size() - 3];
-  ASSERT_EQ(copy.addr_count, 3U + 8U);
+  ASSERT_EQ(copy.addr_count, 4U + 8U);
   EXPECT_EQ(w.addrs[copy.addr_begin], kBar);
   EXPECT_EQ(w.addrs[copy.addr_begin + 1], 1024U);
   EXPECT_EQ(w.addrs[copy.addr_begin + 2], 0U);
-  EXPECT_EQ(w.addrs[copy.addr_begin + 4] - w.addrs[copy.addr_begin + 3], 128U);
+  EXPECT_EQ(w.addrs[copy.addr_begin + 3], 0U);
+  EXPECT_EQ(w.addrs[copy.addr_begin + 5] - w.addrs[copy.addr_begin + 4], 128U);
 }
 
 TEST(EmuHopper, TmaLoadFillsRowsOutOfBoundsWithZeros) {
@@ -188,7 +137,7 @@ TEST(EmuHopper, TmaLoadFillsRowsOutOfBoundsWithZeros) {
   for (uint32_t r = 4; r < 8; ++r) EXPECT_EQ(shared_u16(cta, 0x400 + r * 128), 0U) << r;
   const Warp& w = rig.warp();
   const TraceRecord& copy = w.trace[w.trace.size() - 3];
-  ASSERT_EQ(copy.addr_count, 3U + 4U);
+  ASSERT_EQ(copy.addr_count, 4U + 4U);
   EXPECT_EQ(w.addrs[copy.addr_begin + 1], 1024U);  // the barrier counts the whole box
   EXPECT_EQ(w.addrs[copy.addr_begin + 2], 512U);
   EXPECT_EQ(cta.mbarriers.at(kBar).phase, 1U);

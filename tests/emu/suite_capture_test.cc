@@ -196,7 +196,7 @@ TEST(HopperCapture, Bf16GemmWgmmaMatchesItsReferenceAndReplays) {
 TEST(HopperCapture, Fp8GemmWgmmaMatchesItsReferenceAndReplays) {
   // K = 512 fills the 4-stage ring once; K = 1024 refills it; K = 128 uses one stage.
   for (const std::vector<std::string_view>& values :
-       {std::vector<std::string_view>{"256", "256", "1024"}, {"128", "512", "128"}}) {
+       {std::vector<std::string_view>{"256", "256", "1024"}, {"256", "512", "128"}}) {
     SCOPED_TRACE(std::string(values[0]) + " " + std::string(values[2]));
     const Captured got = run("sm_90a", "fp8_gemm_wgmma", values, true);
     EXPECT_TRUE(got.check.ok) << got.check.message;
@@ -204,12 +204,15 @@ TEST(HopperCapture, Fp8GemmWgmmaMatchesItsReferenceAndReplays) {
         std::stoul(std::string(values[0])) / 128 * std::stoul(std::string(values[1])) / 256;
     const uint64_t stages = std::stoul(std::string(values[2])) / 128;
     // Per stage: the loading thread's warp arrives with the bytes to expect and issues two
-    // TMA loads; each of the 8 computing warps waits once, issues 4 QGMMA (4 k steps of
-    // 32 over its 64 rows) and frees the stage before (an arrive predicated off at the
-    // first stage, still a warp instruction).
+    // TMA loads (its A rows, and its half of B's rows multicast to both CTAs of its
+    // cluster); each of the 8 computing warps waits once, issues 4 QGMMA (4 k steps of 32
+    // over its 64 rows) and, from the second stage on, frees the stage before in both CTAs
+    // (an arrive on each one's mbarrier).
     EXPECT_EQ(count_lines(got.folder, "UTMALDG"), ctas * stages * 2);
-    EXPECT_EQ(count_lines(got.folder, "SYNCS.ARRIVE.TRANS64.A1T0"), ctas * stages * 8);
-    EXPECT_EQ(count_lines(got.folder, "SYNCS.ARRIVE"), ctas * stages * 9);
+    EXPECT_EQ(count_lines(got.folder, "UTMALDG.2D.MULTICAST"), ctas * stages);
+    EXPECT_EQ(count_lines(got.folder, "SYNCS.ARRIVE.TRANS64.RED.A1T0"),
+              ctas * (stages - 1) * 8 * 2);
+    EXPECT_EQ(count_lines(got.folder, "SYNCS.ARRIVE"), ctas * (stages + (stages - 1) * 8 * 2));
     EXPECT_EQ(count_lines(got.folder, "QGMMA.64x256x32.F32.E4M3.E4M3"), ctas * stages * 8 * 4);
     EXPECT_EQ(count_lines(got.folder, "HGMMA"), 0U);
     auto workload = traces::open_accelsim_workload(got.folder);

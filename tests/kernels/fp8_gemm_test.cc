@@ -65,18 +65,20 @@ TEST(Fp8GemmTest, ReferenceMatchesTripleLoopWithScales) {
 
 TEST(Fp8GemmTest, LaunchAndProblemChecks) {
   const Launch l =
-      describe_launch("fp8_gemm_wgmma", std::vector<std::string_view>{"384", "512", "256"});
+      describe_launch("fp8_gemm_wgmma", std::vector<std::string_view>{"512", "512", "256"});
   EXPECT_EQ(l.grid.x, 2U);     // N / 256
-  EXPECT_EQ(l.grid.y, 3U);     // M / 128
+  EXPECT_EQ(l.grid.y, 4U);     // M / 128
+  EXPECT_EQ(l.cluster.y, 2U);  // two CTAs along M share each B tile
+  EXPECT_EQ(l.cluster.x * l.cluster.z, 1U);
   EXPECT_EQ(l.block.x, 384U);  // a loading warpgroup and two computing ones
   EXPECT_EQ(l.dynamic_shared_bytes, 4U * 49152U + 1024U);
   ASSERT_EQ(l.arguments().size(), 8U);
   EXPECT_EQ(l.arguments()[0].kind, ArgKind::kTensorMap);
-  EXPECT_EQ(l.arguments()[0].size_bytes, 384U * 256U);  // one byte per element
+  EXPECT_EQ(l.arguments()[0].size_bytes, 512U * 256U);  // one byte per element
   EXPECT_EQ(l.arguments()[0].map.box_cols, 128U);
   EXPECT_EQ(l.arguments()[0].map.box_rows, 128U);
   EXPECT_EQ(l.arguments()[1].map.rows, 512U);
-  EXPECT_EQ(l.arguments()[1].map.box_rows, 256U);
+  EXPECT_EQ(l.arguments()[1].map.box_rows, 128U);  // each CTA of the pair loads half
   EXPECT_EQ(l.arguments()[3].kind, ArgKind::kF32);
   EXPECT_EQ(l.arguments()[3].value_bits, 0x3f000000U);  // scale_a 0.5
   EXPECT_EQ(l.arguments()[4].value_bits, 0x3e800000U);  // scale_b 0.25
@@ -85,6 +87,8 @@ TEST(Fp8GemmTest, LaunchAndProblemChecks) {
                std::invalid_argument);  // K must be a multiple of 128
   EXPECT_THROW(describe_launch("fp8_gemm_wgmma", Values{"256", "384", "256"}),
                std::invalid_argument);  // N must be a multiple of 256
+  EXPECT_THROW(describe_launch("fp8_gemm_wgmma", Values{"384", "256", "256"}),
+               std::invalid_argument);  // M must be a multiple of 256
   EXPECT_THROW(describe_launch("fp8_gemm_wgmma", Values{"200"}), std::invalid_argument);
 }
 

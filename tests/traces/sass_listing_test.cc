@@ -224,10 +224,9 @@ TEST(SassListing, EveryCommittedListingParses) {
   }
   // Only Hopper's warpgroup MMA has operands outside the general kinds: its shared-memory
   // matrix descriptor and its warpgroup scoreboard, which WARPGROUP.DEPBAR waits on.
-  const std::map<std::string, std::set<std::string>> expected = {
-      {"HGMMA", {"gdesc[UR12]", "gsb0"}},
-      {"QGMMA", {"gdesc[UR12]", "gdesc[UR8]", "gsb0"}},
-      {"WARPGROUP", {"gsb0"}}};
+  const std::map<std::string, std::set<std::string>> expected = {{"HGMMA", {"gdesc[UR12]", "gsb0"}},
+                                                                 {"QGMMA", {"gdesc[UR8]", "gsb0"}},
+                                                                 {"WARPGROUP", {"gsb0"}}};
   EXPECT_EQ(other_by_opcode, expected);
 }
 

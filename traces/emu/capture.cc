@@ -188,6 +188,7 @@ CaptureResult capture(const traces::sass::Listing& listing, const kernels::Launc
   LaunchShape shape;
   shape.grid = {launch.grid.x, launch.grid.y, launch.grid.z};
   shape.block = {launch.block.x, launch.block.y, launch.block.z};
+  shape.cluster = {launch.cluster.x, launch.cluster.y, launch.cluster.z};
   shape.shared_bytes = kSharedWindowBytes;
   shape.local_bytes = kLocalBytesPerThread;
   shape.max_warp_insts = options.max_warp_insts_per_cta;
@@ -199,30 +200,36 @@ CaptureResult capture(const traces::sass::Listing& listing, const kernels::Launc
                    options.slot);
   const uint64_t total = launch.grid.count();
   CaptureResult result;
-  for (uint32_t z = 0; z < launch.grid.z; ++z) {
-    for (uint32_t y = 0; y < launch.grid.y; ++y) {
-      for (uint32_t x = 0; x < launch.grid.x; ++x) {
-        executor.run_cta({x, y, z});
-        if (writer) {
-          if (result.ctas == 0) {
-            // Static shared memory is not in the listing: the first CTA's footprint stands for it.
-            const uint64_t window = options.sm_version >= 90 ? 1024 : 0;
-            const uint64_t used =
-                executor.cta().shared_high > window ? executor.cta().shared_high - window : 0;
-            TraceHeader h;
-            h.kernel_name = function->name;
-            h.grid = shape.grid;
-            h.block = shape.block;
-            h.shmem_bytes = static_cast<uint32_t>(
-                std::max<uint64_t>((used + 127) / 128 * 128, launch.dynamic_shared_bytes));
-            h.nregs = function->registers;
-            h.binary_version = options.sm_version;
-            writer->write_header(h);
+  // Cluster by cluster (one CTA each without clusters), x fastest; each cluster's CTAs
+  // in rank order.
+  const Dim3 c = shape.cluster;
+  for (uint32_t z = 0; z < launch.grid.z; z += c.z) {
+    for (uint32_t y = 0; y < launch.grid.y; y += c.y) {
+      for (uint32_t x = 0; x < launch.grid.x; x += c.x) {
+        executor.run_cluster({x, y, z});
+        for (const Cta& cta : executor.cluster()) {
+          if (writer) {
+            if (result.ctas == 0) {
+              // Static shared memory is not in the listing: the first CTA's footprint stands
+              // for it.
+              const uint64_t window = options.sm_version >= 90 ? 1024 : 0;
+              const uint64_t used = cta.shared_high > window ? cta.shared_high - window : 0;
+              TraceHeader h;
+              h.kernel_name = function->name;
+              h.grid = shape.grid;
+              h.block = shape.block;
+              h.cluster = shape.cluster;
+              h.shmem_bytes = static_cast<uint32_t>(
+                  std::max<uint64_t>((used + 127) / 128 * 128, launch.dynamic_shared_bytes));
+              h.nregs = function->registers;
+              h.binary_version = options.sm_version;
+              writer->write_header(h);
+            }
+            writer->write_cta(cta);
           }
-          writer->write_cta(executor.cta());
+          ++result.ctas;
+          if (options.progress) options.progress(result.ctas, total, executor.warp_insts());
         }
-        ++result.ctas;
-        if (options.progress) options.progress(result.ctas, total, executor.warp_insts());
       }
     }
   }

@@ -75,13 +75,14 @@ std::string syncs(const traces::sass::Instruction& s, Inst& inst) {
     inst.sub = static_cast<uint8_t>(SyncsOp::kInit);
   } else if (is({"ARRIVE", "TRANS64"})) {
     inst.sub = static_cast<uint8_t>(SyncsOp::kArriveTx);
-  } else if (is({"ARRIVE", "TRANS64", "A1T0"})) {
+  } else if (is({"ARRIVE", "TRANS64", "A1T0"}) || is({"ARRIVE", "TRANS64", "RED", "A1T0"})) {
+    // .RED: to an mbarrier of any CTA of the cluster (mbarrier.arrive.shared::cluster).
     inst.sub = static_cast<uint8_t>(SyncsOp::kArrive);
   } else if (is({"PHASECHK", "TRANS64", "TRYWAIT"})) {
     inst.sub = static_cast<uint8_t>(SyncsOp::kTryWait);
   } else {
     return "unsupported form " + s.mnemonic +
-           " (only SYNCS.EXCH.64, SYNCS.ARRIVE.TRANS64[.A1T0] and "
+           " (only SYNCS.EXCH.64, SYNCS.ARRIVE.TRANS64[.RED][.A1T0] and "
            "SYNCS.PHASECHK.TRANS64.TRYWAIT)";
   }
   inst.width = 8;
@@ -97,8 +98,10 @@ std::string decode_hopper_modifiers(const traces::sass::Instruction& s, Inst& in
     case Op::kSyncs:
       return syncs(s, inst);
     case Op::kUtmaldg:
-      if (s.modifiers.size() != 1 || s.modifiers[0] != "2D")
-        return "unsupported form " + s.mnemonic + " (only UTMALDG.2D)";
+      if (s.modifiers.empty() || s.modifiers.size() > 2 || s.modifiers[0] != "2D" ||
+          (s.modifiers.size() == 2 && s.modifiers[1] != "MULTICAST"))
+        return "unsupported form " + s.mnemonic + " (only UTMALDG.2D[.MULTICAST])";
+      inst.sub = s.modifiers.size() == 2 ? 1 : 0;  // multicast: the CTA mask in the source
       return {};
     default:  // ELECT
       if (!s.modifiers.empty()) return "unsupported modifier ." + s.modifiers[0] + " of ELECT";

@@ -120,6 +120,9 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"BSSY", Op::kBssy, Unit::kControl, kNone},
     {"BSYNC", Op::kBsync, Unit::kControl, kNone},
     {"BAR", Op::kBar, Unit::kControl, kNone},
+    {"UCGABAR_ARV", Op::kClusterArrive, Unit::kControl, kNone},
+    {"UCGABAR_WAIT", Op::kClusterWait, Unit::kControl, kNone},
+    {"CGAERRBAR", Op::kNop, Unit::kControl, kNone},
     {"CALL", Op::kCall, Unit::kControl, kNone},
     {"RET", Op::kRet, Unit::kControl, kNone},
     {"WARPSYNC", Op::kWarpsync, Unit::kControl, kNone},
@@ -362,6 +365,9 @@ std::string decode_opcode(const Instruction& source, Inst& inst, OpShape& shape)
       // when every operation completes as it executes.
       if (m == "VIEW" || m == "ASYNC" || m == "S" || m == "ALL" || m == "ARRIVE" || m == "DEPBAR")
         continue;
+      // MEMBAR.ALL.GPU, CCTL.IVALL (L1 invalidation after a cluster barrier's acquire): no
+      // cache to order or invalidate when every access completes as it executes.
+      if (m == "GPU" || m == "IVALL") continue;
       if (op == Op::kBra && m == "ANY") {
         inst.flags |= flag::kAny;
         continue;

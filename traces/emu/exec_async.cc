@@ -1,10 +1,15 @@
 // Hopper's asynchronous operations, executed at once: mbarriers (SYNCS), TMA tensor
-// loads (UTMALDG.2D, which complete their bytes on an mbarrier as they execute) and
-// ELECT. What the trace records for them (traces/emu/trace_writer.cc):
-// - SYNCS: the barrier's shared offset, then the value the line's immediate carries
-//   (the arrival count of an init, the bytes of an arrive.expect_tx, the parity of a wait);
-// - UTMALDG: the mbarrier's offset, the box's bytes, its bytes out of bounds, then the
-//   global address of every box row in bounds.
+// loads (UTMALDG.2D, which complete their bytes on an mbarrier as they execute; with
+// .MULTICAST into the same offsets of every CTA of the cluster its mask names) and ELECT.
+// A shared address names a CTA of the cluster by the rank in its bits 24 and up; an
+// arrive (SYNCS.ARRIVE.TRANS64.RED) may reach another CTA's mbarrier. What the trace
+// records for them (traces/emu/trace_writer.cc):
+// - SYNCS: the barrier's shared offset (another CTA's: its address in the cluster window,
+//   kTraceSharedBase + (1 + rank) << 24 + offset), then the value the line's immediate
+//   carries (the arrival count of an init, the bytes of an arrive.expect_tx, the parity
+//   of a wait);
+// - UTMALDG: the mbarrier's offset, the box's bytes, its bytes out of bounds, the
+//   multicast CTA mask (0: none), then the global address of every box row in bounds.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -13,30 +18,45 @@
 #include "traces/emu/exec.h"
 #include "traces/emu/memory_access.h"
 #include "traces/emu/tensor_map.h"
+#include "traces/emu/trace_writer.h"
 
 namespace sassim::emu {
 namespace {
 
 inline constexpr uint64_t kNoValue = ~uint64_t{0};
 
-// A shared::cta or shared::cluster address of this CTA (rank 0, bits 24 and up) as an offset.
-uint32_t shared_offset(const Inst& inst, ExecContext& ctx, uint64_t a) {
-  if ((a >> 24) != 0) {
-    ctx.fail(inst, fmt::format("shared address 0x{:x} is in another CTA of a cluster "
-                               "(clusters are not supported)",
-                               a));
+// A shared::cta or shared::cluster address: the CTA of the cluster it names and the
+// offset in that CTA's shared memory.
+struct SharedRef {
+  Cta* cta = nullptr;
+  uint32_t offset = 0;
+  bool remote = false;  // another CTA than the executing one
+};
+
+SharedRef shared_ref(const Inst& inst, ExecContext& ctx, uint64_t a) {
+  const uint64_t rank = a >> kSharedRankShift;
+  if (rank >= ctx.cluster_size()) {
+    ctx.fail(inst, fmt::format("shared address 0x{:x} names CTA rank {} of a cluster of {}", a,
+                               rank, ctx.cluster_size()));
   }
-  return static_cast<uint32_t>(a);
+  Cta& cta = ctx.cta_of_rank(static_cast<uint32_t>(rank));
+  return {&cta, static_cast<uint32_t>(a & ((uint64_t{1} << kSharedRankShift) - 1)),
+          &cta != &ctx.cta};
 }
 
-Mbarrier& barrier_at(const Inst& inst, ExecContext& ctx, uint32_t offset) {
-  auto it = ctx.cta.mbarriers.find(offset);
-  if (it == ctx.cta.mbarriers.end()) {
-    ctx.fail(inst, fmt::format("the mbarrier at shared offset 0x{:x} was not initialised "
+Mbarrier& barrier_at(const Inst& inst, ExecContext& ctx, Cta& cta, uint32_t offset) {
+  auto it = cta.mbarriers.find(offset);
+  if (it == cta.mbarriers.end()) {
+    ctx.fail(inst, fmt::format("the mbarrier at shared offset 0x{:x}{} was not initialised "
                                "(SYNCS.EXCH.64)",
-                               offset));
+                               offset,
+                               &cta == &ctx.cta ? std::string()
+                                                : fmt::format(" of cluster rank {}", cta.rank)));
   }
   return it->second;
+}
+Mbarrier& barrier_at(const Inst& inst, ExecContext& ctx, uint32_t offset) {
+  return barrier_at(inst, ctx, ctx.cta, offset);
 }
 
 void try_complete(Mbarrier& b) {
@@ -58,8 +78,14 @@ void syncs(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
   const unsigned first = static_cast<unsigned>(std::countr_zero(mask));
   uint64_t recorded_offset = 0, recorded = kNoValue;
   for_lanes(mask, [&](unsigned l) {
-    const uint32_t offset = shared_offset(inst, ctx, address(w, inst.mem, l));
-    uint8_t* word = mem.shared(offset, 8);
+    const SharedRef ref = shared_ref(inst, ctx, address(w, inst.mem, l));
+    if (ref.remote && op != SyncsOp::kArrive) {
+      ctx.fail(inst, fmt::format("mbarrier at offset 0x{:x} of cluster rank {}: only a plain "
+                                 "arrive reaches another CTA's mbarrier",
+                                 ref.offset, ref.cta->rank));
+    }
+    const uint32_t offset = ref.offset;
+    uint8_t* word = mem.shared_in(*ref.cta, offset, 8);
     uint64_t value = kNoValue;
     switch (op) {
       case SyncsOp::kInit: {
@@ -78,7 +104,7 @@ void syncs(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
       }
       case SyncsOp::kArrive:
       case SyncsOp::kArriveTx: {
-        Mbarrier& b = barrier_at(inst, ctx, offset);
+        Mbarrier& b = barrier_at(inst, ctx, *ref.cta, offset);
         if (b.pending == 0) {
           ctx.fail(inst,
                    "more arrivals than the mbarrier expects: its phase waits only for "
@@ -100,7 +126,10 @@ void syncs(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
       }
     }
     if (l == first) {
-      recorded_offset = offset;
+      recorded_offset =
+          ref.remote
+              ? kTraceSharedBase + ((uint64_t{ref.cta->rank} + 1) << kSharedRankShift) + offset
+              : offset;
       recorded = value;
     }
   });
@@ -148,18 +177,37 @@ void utmaldg(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
   }
   const TensorMap m = tensor_map(inst, w, ctx);
   const uint16_t r = inst.mem.ureg;
-  const uint32_t dst = shared_offset(inst, ctx, w.ur[r]);
-  const uint32_t bar = shared_offset(inst, ctx, w.ur[r + 1U]);
+  const SharedRef dst = shared_ref(inst, ctx, w.ur[r]);
+  const SharedRef bar = shared_ref(inst, ctx, w.ur[r + 1U]);
+  if (dst.cta != bar.cta) {
+    ctx.fail(inst, fmt::format("the box goes to cluster rank {} and its mbarrier is in rank {}: "
+                               "expected both in one CTA",
+                               dst.cta->rank, bar.cta->rank));
+  }
+  // .MULTICAST: the CTAs of the cluster named by bits 16-31 of the mask operand, each at
+  // the same offsets.
+  uint32_t ranks = 1U << dst.cta->rank;
+  if (inst.sub != 0) {
+    ranks = raw(w, inst.src[0], static_cast<unsigned>(std::countr_zero(mask))) >> 16;
+    if (ranks == 0 || (ranks >> ctx.cluster_size()) != 0) {
+      ctx.fail(inst, fmt::format("multicast CTA mask 0x{:x}: expected ranks of the cluster of {}",
+                                 ranks, ctx.cluster_size()));
+    }
+  }
   const auto col0 = static_cast<int64_t>(static_cast<int32_t>(w.ur[r + 2U]));
   const auto row0 = static_cast<int64_t>(static_cast<int32_t>(w.ur[r + 3U]));
   const uint32_t row_bytes = m.box_cols * m.element_bytes;
   const uint64_t box_bytes = uint64_t{row_bytes} * m.box_rows;
   MemoryAccess mem(ctx, inst);
-  mem.shared(dst, 16);
-  mem.shared(static_cast<uint32_t>(dst + box_bytes - 16), 16);
-  // The record: barrier, bytes, bytes out of bounds (counted below), row addresses.
-  w.addrs.insert(w.addrs.end(), {bar, box_bytes, 0});
-  const size_t oob_at = w.addrs.size() - 1;
+  for (uint32_t left = ranks; left != 0; left &= left - 1) {
+    Cta& to = ctx.cta_of_rank(static_cast<uint32_t>(std::countr_zero(left)));
+    mem.shared_in(to, dst.offset, 16);
+    mem.shared_in(to, static_cast<uint32_t>(dst.offset + box_bytes - 16), 16);
+  }
+  // The record: barrier, bytes, bytes out of bounds (counted below), multicast mask, row
+  // addresses.
+  w.addrs.insert(w.addrs.end(), {bar.offset, box_bytes, 0, inst.sub != 0 ? ranks : 0});
+  const size_t oob_at = w.addrs.size() - 2;
   uint64_t oob = 0;
   std::array<uint8_t, 16> chunk{};
   for (uint32_t i = 0; i < m.box_rows; ++i) {
@@ -178,9 +226,12 @@ void utmaldg(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
           oob += m.element_bytes;
         }
       }
-      const uint64_t logical = uint64_t{dst} + uint64_t{i} * row_bytes + c;
-      std::memcpy(mem.shared(static_cast<uint32_t>(swizzle(logical, m.swizzle_bytes)), 16),
-                  chunk.data(), 16);
+      const uint64_t logical = uint64_t{dst.offset} + uint64_t{i} * row_bytes + c;
+      const auto at = static_cast<uint32_t>(swizzle(logical, m.swizzle_bytes));
+      for (uint32_t left = ranks; left != 0; left &= left - 1) {
+        Cta& to = ctx.cta_of_rank(static_cast<uint32_t>(std::countr_zero(left)));
+        std::memcpy(mem.shared_in(to, at, 16), chunk.data(), 16);
+      }
     }
     // The row's first element in bounds starts its transfer.
     const int64_t first_col = std::max<int64_t>(col0, 0);
@@ -188,9 +239,12 @@ void utmaldg(const Inst& inst, Warp& w, uint32_t mask, ExecContext& ctx) {
       w.addrs.push_back(m.address + static_cast<uint64_t>(row) * m.pitch +
                         static_cast<uint64_t>(first_col) * m.element_bytes);
   }
-  Mbarrier& b = barrier_at(inst, ctx, bar);
-  b.tx -= static_cast<int64_t>(box_bytes);
-  try_complete(b);
+  for (uint32_t left = ranks; left != 0; left &= left - 1) {
+    Cta& to = ctx.cta_of_rank(static_cast<uint32_t>(std::countr_zero(left)));
+    Mbarrier& b = barrier_at(inst, ctx, to, bar.offset);
+    b.tx -= static_cast<int64_t>(box_bytes);
+    try_complete(b);
+  }
   w.addrs[oob_at] = oob;
 }
 
@@ -209,8 +263,10 @@ bool waits_on_mbarrier(const Inst& inst, const Warp& w, uint32_t mask, ExecConte
     return false;
   const auto lane = static_cast<unsigned>(std::countr_zero(mask));
   const uint64_t a = address(w, inst.mem, lane);
-  const auto it = ctx.cta.mbarriers.find(static_cast<uint32_t>(a));
-  if ((a >> 24) != 0 || it == ctx.cta.mbarriers.end()) return false;  // exec_async reports it
+  const uint64_t offset = a & ((uint64_t{1} << kSharedRankShift) - 1);
+  const auto it = ctx.cta.mbarriers.find(static_cast<uint32_t>(offset));
+  // Another CTA's or an unknown barrier: exec_async reports it.
+  if ((a >> kSharedRankShift) != ctx.cta.rank || it == ctx.cta.mbarriers.end()) return false;
   return (it->second.phase & 1U) == wait_parity(w, inst, lane);
 }
 

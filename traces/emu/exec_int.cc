@@ -228,8 +228,10 @@ uint32_t special(const ExecContext& ctx, const Warp& w, SpecialReg sr, unsigned 
       return 1U << lane;
     case SpecialReg::kWarpId:
       return w.index;
+    case SpecialReg::kCgaCtaId:
+      return ctx.cta.rank;  // the CTA's rank in its cluster (%cluster_ctarank)
     default:
-      return 0;  // SRZ, SR_CgaCtaId (no clusters), SM ids
+      return 0;  // SRZ, SM ids
   }
 }
 

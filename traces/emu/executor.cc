@@ -41,19 +41,32 @@ uint8_t* GlobalMemory::find_slow(uint64_t address, uint32_t size) {
 Executor::Executor(const Program& program, const ConstBank& bank, GlobalMemory& global,
                    const LaunchShape& shape)
     : program_(program), bank_(bank), global_(global), shape_(shape) {
-  cta_.shared.assign(shape.shared_bytes, 0);
   if (program.insts.empty())
     throw Error(fmt::format("{}: {} has no instructions", program.origin, program.name));
+  const Dim3 c = shape.cluster;
+  const uint64_t size = uint64_t{c.x} * c.y * c.z;
+  if (size == 0 || size > 16 || shape.grid.x % c.x != 0 || shape.grid.y % c.y != 0 ||
+      shape.grid.z % c.z != 0) {
+    throw Error(fmt::format(
+        "{}: {}: a cluster of {} x {} x {} CTAs for a grid of {} x {} x {}: "
+        "expected 1 to 16 CTAs that tile the grid",
+        program.origin, program.name, c.x, c.y, c.z, shape.grid.x, shape.grid.y, shape.grid.z));
+  }
+  ctas_.resize(static_cast<size_t>(size));
+  for (size_t r = 0; r < ctas_.size(); ++r) {
+    ctas_[r].shared.assign(shape.shared_bytes, 0);
+    ctas_[r].rank = static_cast<uint32_t>(r);
+  }
 }
 
-void Executor::reset_warps() {
+void Executor::reset_warps(Cta& cta) {
   const uint64_t threads = uint64_t{shape_.block.x} * shape_.block.y * shape_.block.z;
   const auto count = static_cast<size_t>((threads + 31) / 32);
-  cta_.warps.resize(count);
+  cta.warps.resize(count);
   const size_t live_rows =
       program_.registers == 0 ? kRowZero : std::min<size_t>(program_.registers + 2, kRowZero);
   for (size_t i = 0; i < count; ++i) {
-    Warp& w = cta_.warps[i];
+    Warp& w = cta.warps[i];
     std::fill(w.r.begin(), w.r.begin() + static_cast<std::ptrdiff_t>(live_rows * 32), 0U);
     w.ur.fill(0);
     w.p.fill(0);
@@ -68,6 +81,8 @@ void Executor::reset_warps() {
     w.diverged = false;
     w.at_barrier = false;
     w.at_mbarrier = false;
+    w.cluster_arrived = false;
+    w.at_cluster_wait = false;
     w.done = false;
     w.index = static_cast<uint32_t>(i);
     w.trace.clear();
@@ -75,53 +90,87 @@ void Executor::reset_warps() {
   }
 }
 
-void Executor::run_cta(Dim3 id) {
-  cta_.id = id;
-  reset_warps();
-  cta_.mbarriers.clear();
+void Executor::run_cluster(Dim3 first) {
+  const Dim3 c = shape_.cluster;
+  std::vector<ExecContext> contexts;
+  contexts.reserve(ctas_.size());
+  for (Cta& cta : ctas_) {
+    cta.id = {first.x + cta.rank % c.x, first.y + cta.rank / c.x % c.y,
+              first.z + cta.rank / (c.x * c.y)};
+    reset_warps(cta);
+    cta.mbarriers.clear();
+    contexts.push_back(ExecContext{global_, cta, bank_, program_, shape_.block, shape_.grid,
+                                   shape_.local_bytes, 0});
+    if (ctas_.size() > 1) contexts.back().cluster = ctas_;
+  }
   cta_insts_ = 0;
-  ExecContext ctx{global_, cta_, bank_, program_, shape_.block, shape_.grid, shape_.local_bytes, 0};
   for (;;) {
     const uint64_t before = warp_insts_;
-    for (Warp& w : cta_.warps) {
-      if (!w.done && !w.at_barrier) {
-        w.at_mbarrier = false;  // tries its wait again
-        run_warp(w, ctx);
+    bool live = false;
+    for (size_t r = 0; r < ctas_.size(); ++r) {
+      for (Warp& w : ctas_[r].warps) {
+        if (w.done) continue;
+        live = true;
+        if (!w.at_barrier && !w.at_cluster_wait) {
+          w.at_mbarrier = false;  // tries its wait again
+          run_warp(w, contexts[r]);
+        }
       }
     }
-    size_t live = 0, arrived = 0;
-    for (const Warp& w : cta_.warps) {
-      if (w.done) continue;
-      ++live;
-      if (w.at_barrier) ++arrived;
-    }
-    if (live == 0) break;
-    if (arrived == live) {
-      for (Warp& w : cta_.warps) w.at_barrier = false;
-      continue;
-    }
+    if (!live) break;
+    release_barriers();
     if (warp_insts_ == before) no_progress();
+  }
+}
+
+void Executor::release_barriers() {
+  size_t live = 0, arrived = 0;
+  for (Cta& cta : ctas_) {
+    size_t cta_live = 0, at_barrier = 0;
+    for (const Warp& w : cta.warps) {
+      if (w.done) continue;
+      ++cta_live;
+      if (w.at_barrier) ++at_barrier;
+      if (w.cluster_arrived) ++arrived;
+    }
+    live += cta_live;
+    if (cta_live != 0 && at_barrier == cta_live) {
+      for (Warp& w : cta.warps) w.at_barrier = false;
+    }
+  }
+  if (live == 0 || arrived != live) return;
+  for (Cta& cta : ctas_) {
+    for (Warp& w : cta.warps) {
+      w.cluster_arrived = false;
+      w.at_cluster_wait = false;
+    }
   }
 }
 
 void Executor::no_progress() const {
   std::string waits;
-  for (const Warp& w : cta_.warps) {
-    if (!w.at_mbarrier) continue;
-    const uint32_t at = w.diverged ? w.pc[static_cast<unsigned>(std::countr_zero(w.alive))] : w.cur;
-    waits += fmt::format("{}warp {} at PC 0x{:04x}", waits.empty() ? "" : ", ", w.index,
-                         program_.insts[at].pc);
+  for (const Cta& cta : ctas_) {
+    for (const Warp& w : cta.warps) {
+      if (w.done || (!w.at_mbarrier && !w.at_cluster_wait)) continue;
+      const uint32_t at =
+          w.diverged ? w.pc[static_cast<unsigned>(std::countr_zero(w.alive))] : w.cur;
+      waits += fmt::format("{}{}warp {} at PC 0x{:04x} ({})", waits.empty() ? "" : ", ",
+                           ctas_.size() > 1 ? fmt::format("rank {} ", cta.rank) : "", w.index,
+                           program_.insts[at > 0 && w.at_cluster_wait ? at - 1 : at].pc,
+                           w.at_mbarrier ? "an mbarrier phase" : "the cluster barrier");
+    }
   }
+  const Cta& first = ctas_.front();
   throw Error(fmt::format(
-      "{}: CTA ({},{},{}) of {} made no progress{}", program_.origin, cta_.id.x, cta_.id.y,
-      cta_.id.z, program_.name,
-      waits.empty() ? std::string()
-                    : ": waiting on mbarrier phases no warp can complete (" + waits + ")"));
+      "{}: {} ({},{},{}) of {} made no progress{}", program_.origin,
+      ctas_.size() > 1 ? "the cluster of CTA" : "CTA", first.id.x, first.id.y, first.id.z,
+      program_.name,
+      waits.empty() ? std::string() : ": waiting on phases no warp can complete (" + waits + ")"));
 }
 
 void Executor::run_warp(Warp& w, ExecContext& ctx) {
   const auto size = static_cast<uint32_t>(program_.insts.size());
-  while (!w.done && !w.at_barrier && !w.at_mbarrier) {
+  while (!w.done && !w.at_barrier && !w.at_mbarrier && !w.at_cluster_wait) {
     uint32_t index, group;
     if (!w.diverged) {
       index = w.cur;
@@ -145,10 +194,11 @@ void Executor::run_warp(Warp& w, ExecContext& ctx) {
     ctx.clock = warp_insts_;
     ++warp_insts_;
     ++cta_insts_;
-    if (shape_.max_warp_insts != 0 && cta_insts_ > shape_.max_warp_insts) {
+    if (shape_.max_warp_insts != 0 && cta_insts_ > shape_.max_warp_insts * ctas_.size()) {
       ctx.fail(inst, fmt::format("CTA ({},{},{}) executed more than {} warp instructions "
                                  "(an endless loop?)",
-                                 cta_.id.x, cta_.id.y, cta_.id.z, shape_.max_warp_insts));
+                                 ctx.cta.id.x, ctx.cta.id.y, ctx.cta.id.z,
+                                 shape_.max_warp_insts * ctas_.size()));
     }
     switch (inst.unit) {
       case Unit::kInt:
@@ -342,6 +392,21 @@ void Executor::control(const Inst& inst, uint32_t index, Warp& w, uint32_t group
       return;
     case Op::kBar:
       w.at_barrier = exec != 0;
+      advance(w, group, index + 1);
+      return;
+    case Op::kClusterArrive:
+      // UCGABAR_ARV: the warp arrives at the cluster barrier's phase (once per phase).
+      if (exec != 0 && w.cluster_arrived) {
+        ctx.fail(inst,
+                 "arrives at the cluster barrier twice in one phase (expected "
+                 "UCGABAR_WAIT between two UCGABAR_ARV)");
+      }
+      if (exec != 0) w.cluster_arrived = true;
+      advance(w, group, index + 1);
+      return;
+    case Op::kClusterWait:
+      // UCGABAR_WAIT: until the phase the warp arrived at completes (none: at once).
+      w.at_cluster_wait = exec != 0 && w.cluster_arrived;
       advance(w, group, index + 1);
       return;
     case Op::kNop:

@@ -38,15 +38,17 @@ class MemoryAccess {
     }
     return p;
   }
-  uint8_t* shared(uint32_t a, uint32_t bytes) {
+  uint8_t* shared(uint32_t a, uint32_t bytes) { return shared_in(ctx_.cta, a, bytes); }
+  // The shared memory of `cta`, this CTA or another of its cluster.
+  uint8_t* shared_in(Cta& cta, uint32_t a, uint32_t bytes) {
     if ((a & (bytes - 1)) != 0) misaligned(a, bytes, "shared");
-    if (uint64_t{a} + bytes > ctx_.cta.shared.size()) {
+    if (uint64_t{a} + bytes > cta.shared.size()) {
       ctx_.fail(inst_, fmt::format("shared address 0x{:x} ({} bytes) is beyond the {} bytes of "
                                    "shared memory",
-                                   a, bytes, ctx_.cta.shared.size()));
+                                   a, bytes, cta.shared.size()));
     }
-    ctx_.cta.shared_high = std::max(ctx_.cta.shared_high, uint64_t{a} + bytes);
-    return ctx_.cta.shared.data() + a;
+    cta.shared_high = std::max(cta.shared_high, uint64_t{a} + bytes);
+    return cta.shared.data() + a;
   }
   uint8_t* local(Warp& w, unsigned lane, uint32_t a, uint32_t bytes) {
     if (uint64_t{a} + bytes > ctx_.local_bytes) {

@@ -105,6 +105,8 @@ enum class Op : uint8_t {
   kBssy,
   kBsync,
   kBar,
+  kClusterArrive,  // UCGABAR_ARV
+  kClusterWait,    // UCGABAR_WAIT
   kCall,
   kRet,
   kWarpsync,

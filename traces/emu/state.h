@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -69,7 +70,9 @@ struct Warp {
   uint32_t waiting = 0;             // lanes waiting at a BSYNC
   bool diverged = false;
   bool at_barrier = false;
-  bool at_mbarrier = false;  // held before a try-wait on an mbarrier phase not yet complete
+  bool at_mbarrier = false;      // held before a try-wait on an mbarrier phase not yet complete
+  bool cluster_arrived = false;  // arrived at the cluster barrier's current phase
+  bool at_cluster_wait = false;  // waits for that phase to complete (UCGABAR_WAIT)
   bool done = false;
   uint32_t index = 0;  // warp in the CTA
   std::vector<TraceRecord> trace;
@@ -90,11 +93,16 @@ struct Mbarrier {
 
 struct Cta {
   Dim3 id;
+  uint32_t rank = 0;  // in its cluster (SR_CgaCtaId; 0 without clusters)
   std::vector<uint8_t> shared;
   uint64_t shared_high = 0;  // highest shared byte offset touched + 1
   std::vector<Warp> warps;
   std::map<uint32_t, Mbarrier> mbarriers;  // by shared-memory offset
 };
+
+// Shared addresses of sm_90 carry the cluster rank of the CTA they name in bits 24 and up
+// (a shared::cta address of a CTA outside a cluster has rank 0).
+inline constexpr unsigned kSharedRankShift = 24;
 
 // What one instruction executes against.
 struct ExecContext {
@@ -106,6 +114,13 @@ struct ExecContext {
   Dim3 grid;
   uint32_t local_bytes = 0;  // per thread
   uint64_t clock = 0;        // SR_CLOCKLO: the warp instructions executed so far
+  std::span<Cta> cluster{};  // the CTAs of its cluster by rank; empty: `cta` alone
+
+  uint32_t cluster_size() const {
+    return cluster.empty() ? 1 : static_cast<uint32_t>(cluster.size());
+  }
+  // The CTA of cluster rank `rank` (< cluster_size()).
+  Cta& cta_of_rank(uint32_t rank) const { return cluster.empty() ? cta : cluster[rank]; }
 
   [[noreturn]] void fail(const Inst& inst, const std::string& what) const;
 };

@@ -48,20 +48,27 @@ bool records_addresses(const Inst& inst) {
 }
 
 // A TMA load's fields after its memory width (0), as Accel-Sim's tracer writes them:
-// "0xMBARRIER 0 BYTES OOB_BYTES 4 0xFIRST COUNT DELTAS..." (no multicast; mode 4, base
-// and deltas). `r` holds the mbarrier, the bytes, the bytes out of bounds, the transfers.
+// "0xMBARRIER MULTICAST [0xMASK] BYTES OOB_BYTES 4 0xFIRST COUNT DELTAS..." (mode 4, base
+// and deltas). `r` holds the mbarrier, the bytes, the bytes out of bounds, the multicast
+// mask (0: none), the transfers.
 char* put_tma_fields(char* o, const uint64_t* r, uint32_t n) {
   o = put(o, "0 0x");
   o = put_hex(o, r[0], 1);
-  o = put(o, " 0 ");
+  if (r[3] != 0) {
+    o = put(o, " 1 0x");
+    o = put_hex(o, r[3], 1);
+    *o++ = ' ';
+  } else {
+    o = put(o, " 0 ");
+  }
   o = put_dec(o, static_cast<int64_t>(r[1]));
   *o++ = ' ';
   o = put_dec(o, static_cast<int64_t>(r[2]));
   o = put(o, " 4 0x");
-  o = put_hex(o, n > 3 ? r[3] : 0, 1);
+  o = put_hex(o, n > 4 ? r[4] : 0, 1);
   *o++ = ' ';
-  o = put_dec(o, n - 3);
-  for (uint32_t k = 4; k < n; ++k) {
+  o = put_dec(o, n - 4);
+  for (uint32_t k = 5; k < n; ++k) {
     *o++ = ' ';
     o = put_dec(o, static_cast<int64_t>(r[k] - r[k - 1]));
   }
@@ -107,12 +114,15 @@ void TraceWriter::write_header(const TraceHeader& h) {
       "-kernel name = {}\n-kernel id = {}\n-grid dim = ({},{},{})\n-block dim = ({},{},{})\n"
       "-shmem = {}\n-nregs = {}\n-binary version = {}\n-cuda stream id = {}\n"
       "-shmem base_addr = 0x{:016x}\n-local mem base_addr = 0x{:016x}\n-nvbit version = 1.7\n"
-      "-accelsim tracer version = 5\n-enable lineinfo = 0\n\n"
+      "-accelsim tracer version = 5\n-enable lineinfo = 0\n{}\n"
       "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] "
       "mem_width [adrrescompress?] [mem_addresses] immediate\n\n",
       h.kernel_name, slot_.kernel_id, h.grid.x, h.grid.y, h.grid.z, h.block.x, h.block.y, h.block.z,
       h.shmem_bytes, std::max<uint32_t>(h.nregs, 1), h.binary_version, slot_.stream_id,
-      kTraceSharedBase, kTraceLocalBase));
+      kTraceSharedBase, kTraceLocalBase,
+      uint64_t{h.cluster.x} * h.cluster.y * h.cluster.z > 1
+          ? fmt::format("-cluster dim = ({},{},{})\n", h.cluster.x, h.cluster.y, h.cluster.z)
+          : std::string()));
   flush();
 }
 
@@ -138,7 +148,7 @@ void TraceWriter::line(const Warp& w, const TraceRecord& r) {
   // A SYNCS line: its barrier (8 bytes, one address for all lanes), then its value as the
   // immediate -(1 + value) (traces/kernel_trace.h).
   const bool syncs = op == Op::kSyncs && r.addr_count == 2;
-  if (op == Op::kUtmaldg && r.addr_count >= 3) {
+  if (op == Op::kUtmaldg && r.addr_count >= 4) {
     o = put_tma_fields(o, record, r.addr_count);
   } else if (syncs) {
     o = put(o, "8 1 0x");

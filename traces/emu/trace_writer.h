@@ -18,6 +18,7 @@ struct TraceHeader {
   std::string kernel_name;
   Dim3 grid;
   Dim3 block;
+  Dim3 cluster;  // written when it holds more than one CTA
   uint32_t shmem_bytes = 0;
   uint32_t nregs = 1;
   int binary_version = 80;
