@@ -33,8 +33,17 @@ extern "C" __global__ void __cluster_dims__(1, cfg::kClusterM, 1)
   const uint32_t warp = (threadIdx.x / 32) % 4;  // within its warpgroup
   const uint32_t lane = threadIdx.x % 32;
   const uint32_t rank = cluster_rank();  // the CTAs of a cluster share the tile's B
-  const int32_t row0 = static_cast<int32_t>(blockIdx.y * cfg::kTileM);
-  const int32_t col0 = static_cast<int32_t>(blockIdx.x * cfg::kTileN);
+  // The tile of this CTA: clusters (pairs of 128-row tiles sharing a 256-column tile) in
+  // launch order walk a group of kGroupPairs pairs down, then the next column, so that
+  // the CTAs resident together read a few MiB of A and B rather than all of B.
+  const uint32_t pairs = gridDim.y / cfg::kClusterM;
+  const uint32_t cluster = blockIdx.x + gridDim.x * (blockIdx.y / cfg::kClusterM);
+  const uint32_t group = cluster / (cfg::kGroupPairs * gridDim.x);
+  const uint32_t in_group = cluster % (cfg::kGroupPairs * gridDim.x);
+  const uint32_t group_pairs = min(cfg::kGroupPairs, pairs - group * cfg::kGroupPairs);
+  const uint32_t pair = group * cfg::kGroupPairs + in_group % group_pairs;
+  const int32_t row0 = static_cast<int32_t>((pair * cfg::kClusterM + rank) * cfg::kTileM);
+  const int32_t col0 = static_cast<int32_t>(in_group / group_pairs * cfg::kTileN);
   const uint32_t k_tiles = k / cfg::kTileK;
   (void)m;
 
