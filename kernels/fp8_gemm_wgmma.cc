@@ -7,7 +7,7 @@
 namespace sassim::kernels::fp8_gemm_wgmma {
 
 Problem parse_problem(ParamValues values) {
-  return parse_gemm_problem(values, kKernel, kTileM * kClusterM, kTileN, kTileK);
+  return gemm_ws::parse_problem(values, kKernel, kElementBytes);
 }
 
 void reference(const Problem& p, std::span<const uint8_t> a, std::span<const uint8_t> bt,

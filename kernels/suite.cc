@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "kernels/bf16_gemm_wgmma.h"
+#include "kernels/bf16_gemm_ws.h"
 #include "kernels/decode_attention.h"
 #include "kernels/flash_attention.h"
 #include "kernels/fp8_gemm_wgmma.h"
@@ -58,6 +59,7 @@ constexpr std::string_view kKernels[] = {
     gemm_epilogue::kCastKernel,
     gemm_epilogue::kResidualKernel,
     fp8_gemm_wgmma::kKernel,
+    bf16_gemm_ws::kKernel,
     prefill_attention::kKernel,
     skinny_gemm::kKernels[0],
     skinny_gemm::kKernels[1],
@@ -136,6 +138,9 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   }
   if (kernel == fp8_gemm_wgmma::kKernel) {
     return fp8_gemm_wgmma::launch(fp8_gemm_wgmma::parse_problem(values));
+  }
+  if (kernel == bf16_gemm_ws::kKernel) {
+    return bf16_gemm_ws::launch(bf16_gemm_ws::parse_problem(values));
   }
   if (kernel == flash_attention::kKernel) {
     return flash_attention::launch(flash_attention::parse_problem(values));

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Captures bf16_gemm_wgmma and fp8_gemm_wgmma at one size from their committed sm_90a
-# listings (sassim capture --check), replays each on a preset with its listing's control
-# bits (sassim run --sass), and prints each kernel's simulated tensor TFLOP/s against
-# the preset's dense peak for its type: 4096 (BF16) and 8192 (FP8) FLOP per cycle per
-# SM (configs/presets/h100.txtpb, the H100 whitepaper's 989.4 and 1978.9 TFLOP/s at
-# 1830 MHz on 132 SMs) x SMs x core clock.
+# Captures the wgmma GEMMs at one size from their committed sm_90a listings (sassim
+# capture --check), replays each on a preset with its listing's control bits (sassim run
+# --sass), and prints each kernel's simulated tensor TFLOP/s against the preset's dense
+# peak for its type: 4096 (BF16) and 8192 (FP8) FLOP per cycle per SM
+# (configs/presets/h100.txtpb, the H100 whitepaper's 989.4 and 1978.9 TFLOP/s at 1830 MHz
+# on 132 SMs) x SMs x core clock, and the FP8 kernel's rate over the BF16 one's of the
+# same structure (bf16_gemm_ws).
 #   scripts/gemm-fp8-vs-bf16.sh [M N K] [PRESET]   (default 2048 2048 2048 h200)
-# Needs build/sim/cli/sassim (SASSIM=... for another binary).
+# KERNELS="..." picks the kernels (default: bf16_gemm_ws fp8_gemm_wgmma; bf16_gemm_wgmma
+# is the one-warpgroup kernel), CHECK=0 captures without the CPU reference (its naive
+# product takes longer than the capture from 8192^3 on). Needs build/sim/cli/sassim
+# (SASSIM=... for another binary).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sassim="${SASSIM:-$root/build/sim/cli/sassim}"
@@ -23,12 +27,15 @@ config="$("$sassim" config show "$preset")"
 sms="$(sed -n 's/^num_sms: \([0-9]*\).*/\1/p' <<<"$config" | head -1)"
 mhz="$(sed -n 's/^ *core_mhz: \([0-9.]*\).*/\1/p' <<<"$config" | head -1)"
 printf "%s, %s SMs at %s MHz; %s x %s x %s\n" "$preset" "$sms" "$mhz" "$m" "$n" "$k"
-for kernel in bf16_gemm_wgmma fp8_gemm_wgmma; do
+check=(--check)
+[[ "${CHECK:-1}" == 0 ]] && check=()
+declare -A rate
+for kernel in ${KERNELS:-bf16_gemm_ws fp8_gemm_wgmma}; do
   per_clock=4096
   [[ "$kernel" == fp8_* ]] && per_clock=8192
   start=$(date +%s)
-  "$sassim" capture "$kernel" "$m" "$n" "$k" --listing "$listings" --check -q -o "$work/$kernel" |
-    tail -1
+  "$sassim" capture "$kernel" "$m" "$n" "$k" --listing "$listings" "${check[@]}" -q \
+    -o "$work/$kernel" | tail -1
   captured=$(date +%s)
   "$sassim" run "$work/$kernel" -c "$preset" --sass "$listings/$kernel.sass" -q >"$work/$kernel.txt"
   done_at=$(date +%s)
@@ -41,4 +48,9 @@ for kernel in bf16_gemm_wgmma fp8_gemm_wgmma; do
       peak = p * s * f * 1e6 / 1e12
       printf "%-16s %9d cycles %7.1f TFLOP/s of %7.1f dense peak: %5.1f%%   (capture %d s, replay %d s)\n",
         k, y, t, peak, 100 * t / peak, c, r }'
+  rate[$kernel]="$tflops"
 done
+if [[ -n "${rate[fp8_gemm_wgmma]:-}" && -n "${rate[bf16_gemm_ws]:-}" ]]; then
+  awk -v f="${rate[fp8_gemm_wgmma]}" -v b="${rate[bf16_gemm_ws]}" \
+    'BEGIN { printf "fp8_gemm_wgmma / bf16_gemm_ws: %.2f x the TFLOP/s\n", f / b }'
+fi

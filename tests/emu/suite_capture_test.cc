@@ -193,28 +193,32 @@ TEST(HopperCapture, Bf16GemmWgmmaMatchesItsReferenceAndReplays) {
   }
 }
 
-TEST(HopperCapture, Fp8GemmWgmmaMatchesItsReferenceAndReplays) {
-  // K = 512 fills the 4-stage ring once; K = 1024 refills it; K = 128 uses one stage.
+// The warp-specialised GEMMs (kernels/gemm_ws.h): `kernel` with `k_per_stage` elements
+// of K a stage, its wgmma `mma` and the other wgmma opcode it must not use.
+void check_ws_gemm(std::string_view kernel, uint64_t k_per_stage, std::string_view mma,
+                   std::string_view other) {
+  // 4 stages fill the ring once; 8 refill it; 1 uses one stage.
+  const std::string k8 = std::to_string(8 * k_per_stage), k1 = std::to_string(k_per_stage);
   for (const std::vector<std::string_view>& values :
-       {std::vector<std::string_view>{"256", "256", "1024"}, {"256", "512", "128"}}) {
-    SCOPED_TRACE(std::string(values[0]) + " " + std::string(values[2]));
-    const Captured got = run("sm_90a", "fp8_gemm_wgmma", values, true);
+       {std::vector<std::string_view>{"256", "256", k8}, {"256", "512", k1}}) {
+    SCOPED_TRACE(std::string(kernel) + " " + std::string(values[1]) + " " + std::string(values[2]));
+    const Captured got = run("sm_90a", std::string(kernel), values, true);
     EXPECT_TRUE(got.check.ok) << got.check.message;
     const uint64_t ctas =
         std::stoul(std::string(values[0])) / 128 * std::stoul(std::string(values[1])) / 256;
-    const uint64_t stages = std::stoul(std::string(values[2])) / 128;
+    const uint64_t stages = std::stoul(std::string(values[2])) / k_per_stage;
     // Per stage: the loading thread's warp arrives with the bytes to expect and issues two
     // TMA loads (its A rows, and its half of B's rows multicast to both CTAs of its
-    // cluster); each of the 8 computing warps waits once, issues 4 QGMMA (4 k steps of 32
-    // over its 64 rows) and, from the second stage on, frees the stage before in both CTAs
-    // (an arrive on each one's mbarrier).
+    // cluster); each of the 8 computing warps waits once, issues 4 wgmma (4 k steps of 32
+    // bytes over its 64 rows) and, from the second stage on, frees the stage before in
+    // both CTAs (an arrive on each one's mbarrier).
     EXPECT_EQ(count_lines(got.folder, "UTMALDG"), ctas * stages * 2);
     EXPECT_EQ(count_lines(got.folder, "UTMALDG.2D.MULTICAST"), ctas * stages);
     EXPECT_EQ(count_lines(got.folder, "SYNCS.ARRIVE.TRANS64.RED.A1T0"),
               ctas * (stages - 1) * 8 * 2);
     EXPECT_EQ(count_lines(got.folder, "SYNCS.ARRIVE"), ctas * (stages + (stages - 1) * 8 * 2));
-    EXPECT_EQ(count_lines(got.folder, "QGMMA.64x256x32.F32.E4M3.E4M3"), ctas * stages * 8 * 4);
-    EXPECT_EQ(count_lines(got.folder, "HGMMA"), 0U);
+    EXPECT_EQ(count_lines(got.folder, mma), ctas * stages * 8 * 4);
+    EXPECT_EQ(count_lines(got.folder, other), 0U);
     auto workload = traces::open_accelsim_workload(got.folder);
     sim::Gpu gpu(config::load_config("h100", {}));
     const auto results = gpu.run(*workload);
@@ -222,6 +226,14 @@ TEST(HopperCapture, Fp8GemmWgmmaMatchesItsReferenceAndReplays) {
     EXPECT_EQ(results[0].warp_insts, got.result.warp_insts);
     fs::remove_all(got.folder);
   }
+}
+
+TEST(HopperCapture, Fp8GemmWgmmaMatchesItsReferenceAndReplays) {
+  check_ws_gemm("fp8_gemm_wgmma", 128, "QGMMA.64x256x32.F32.E4M3.E4M3", "HGMMA");
+}
+
+TEST(HopperCapture, Bf16GemmWsMatchesItsReferenceAndReplays) {
+  check_ws_gemm("bf16_gemm_ws", 64, "HGMMA.64x256x16.F32.BF16", "QGMMA");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "ground/error.h"
 #include "kernels/bf16_gemm_wgmma.h"
+#include "kernels/bf16_gemm_ws.h"
 #include "kernels/e4m3.h"
 #include "kernels/flash_attention.h"
 #include "kernels/fp8_gemm_wgmma.h"
@@ -81,7 +82,7 @@ void fill_suite_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuf
   } else if (name == k::hgemm_mma::kKernel) {
     fill_halves(b, 0, 1);
     fill_halves(b, 1, 2);
-  } else if (name == k::bf16_gemm_wgmma::kKernel) {
+  } else if (name == k::bf16_gemm_wgmma::kKernel || name == k::bf16_gemm_ws::kKernel) {
     write_as(b.arg(0), bf16s(b, 0, 1));  // the matrices the two tensor maps describe
     write_as(b.arg(1), bf16s(b, 1, 2));
   } else if (name == k::fp8_gemm_wgmma::kKernel) {
@@ -184,8 +185,9 @@ SuiteCheck check_suite_outputs(const k::Launch& launch, k::ParamValues values, D
     k::hgemm_mma::reference(p, halves(0, 1), halves(1, 2), c);
     return compare_values(read_as<float>(b.arg(2)), c, 0, 0, name);
   }
-  if (name == k::bf16_gemm_wgmma::kKernel) {
-    const auto p = k::bf16_gemm_wgmma::parse_problem(values);
+  if (name == k::bf16_gemm_wgmma::kKernel || name == k::bf16_gemm_ws::kKernel) {
+    const auto p = name == k::bf16_gemm_ws::kKernel ? k::bf16_gemm_ws::parse_problem(values)
+                                                    : k::bf16_gemm_wgmma::parse_problem(values);
     std::vector<float> c(b.arg(2).size() / 4);
     k::bf16_gemm_wgmma::reference(p, bf16s(b, 0, 1), bf16s(b, 1, 2), c);
     return compare_values(read_as<float>(b.arg(2)), c, 0, 0, name);
