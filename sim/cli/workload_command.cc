@@ -1,6 +1,6 @@
 // `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--draft K]
 // [--hidden H] [--heads N] [--kv-heads N] [--ffn F] [--experts E] [--top-k K]
-// [--gemm auto|tiled|skinny] [--tp N] [--ep N] [--arch sm_XY]
+// [--gemm auto|tiled|skinny|ws] [--tp N] [--ep N] [--arch sm_XY]
 // [--listings DIR] [-o DIR] [--plain] [--check] [--plan]`: a whole decoder layer executed on the
 // CPU over one device memory and written as one trace folder, its launches in stream order
 // (docs/LLM.md). With --tp N, one rank's shard in OUT/rank-0 with its all-reduces, and
@@ -97,8 +97,10 @@ std::vector<wl::LayerPlan> make_plans(WorkloadCliOptions& o) {
     o.layer.gemm = wl::GemmChoice::kTiled;
   } else if (o.gemm == "skinny") {
     o.layer.gemm = wl::GemmChoice::kSkinny;
+  } else if (o.gemm == "ws") {
+    o.layer.gemm = wl::GemmChoice::kWarpSpecialised;
   } else {
-    throw Error(fmt::format("--gemm {}: expected auto, tiled or skinny", o.gemm));
+    throw Error(fmt::format("--gemm {}: expected auto, tiled, skinny or ws", o.gemm));
   }
   o.layer.sm_version = parse_arch(o.arch);
   if (moe && o.layer.ep != 1) return wl::plan_ep_ranks(o.layer);
@@ -162,16 +164,18 @@ void run_workload(WorkloadCliOptions& o) {
           : fmt::format(", draft {} (verifies {} token rows per sequence)", L.draft, L.draft + 1),
       L.hidden, L.heads, L.kv_heads, L.ffn, L.sm_version);
   const bool skinny = gemm.rfind("skinny_gemm", 0) == 0;
+  const uint32_t row_tile = plan.gemm_row_tile;
   const std::string tokens = fmt::format("{} token{}", plan.tokens, plan.tokens == 1 ? "" : "s");
   if (plan.padded_rows == plan.tokens) {
     fmt::print("GEMMs ({}): M = {}, {}\n", gemm, tokens,
-               skinny ? "no padding rows" : "a multiple of the 128-row tile");
+               skinny ? "no padding rows" : fmt::format("a multiple of the {}-row tile", row_tile));
   } else {
     fmt::print(
         "GEMMs ({}): M = {} padded to {} rows ({}; the padding rows are zeros and are "
         "computed)\n",
         gemm, tokens, plan.padded_rows,
-        skinny ? "skinny_gemm computes 1, 2, 4 or 8 rows" : "its 128-row tile");
+        skinny ? std::string("skinny_gemm computes 1, 2, 4 or 8 rows")
+               : fmt::format("its {}-row tile", row_tile));
   }
   print_tensor_parallel(plan);
   if (L.ep != 1) print_expert_parallel(plans);
@@ -308,8 +312,9 @@ void add_workload_command(CLI::App& app) {
                   "(default 1)");
   cmd->add_option("--gemm", o->gemm,
                   "the projections' GEMM: skinny (skinny_gemm_mM on the CUDA cores, a decode "
-                  "step of at most 8 tokens), tiled (the 128 x 128 tensor-core tile) or auto "
-                  "(skinny where it runs; default)");
+                  "step of at most 8 tokens), tiled (the 128 x 128 tensor-core tile), ws "
+                  "(sm_90: bf16_gemm_wgmma's warp-specialised twin bf16_gemm_ws, 128 x 256 tiles "
+                  "in clusters of two) or auto (skinny where it runs; default)");
   cmd->add_option("--arch", o->arch,
                   "listings: sm_90 (tiled GEMM: bf16_gemm_wgmma from sm_90a; default) or sm_80, "
                   "sm_86, sm_89 (tiled GEMM: hgemm_mma)");

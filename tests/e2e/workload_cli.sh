@@ -43,10 +43,14 @@ expect 0 "GEMMs \(bf16_gemm_wgmma\): M = 1 token padded to 128 rows" -- \
   "$sassim" workload dense-layer --gemm tiled --plan
 expect 1 "--gemm skinny: 9 token rows, more than skinny_gemm's 8" -- \
   "$sassim" workload dense-layer --gemm skinny --batch 9 --plan
-expect 1 "--gemm wide: expected auto, tiled or skinny" -- \
+expect 1 "--gemm wide: expected auto, tiled, skinny or ws" -- \
   "$sassim" workload dense-layer --gemm wide --plan
 expect 0 "M = 4096 tokens, a multiple of the 128-row tile" -- \
   "$sassim" workload dense-layer --phase prefill --plan
+expect 0 "GEMMs \(bf16_gemm_ws\): M = 320 tokens padded to 512 rows \(its 256-row tile" -- \
+  "$sassim" workload dense-layer --phase prefill --context 320 --gemm ws --plan
+expect 1 "--gemm ws: bf16_gemm_ws needs sm_90 \(wgmma and clusters\), not sm_80" -- \
+  "$sassim" workload dense-layer --gemm ws --arch sm_80 --plan
 expect 0 "attention +prefill_attention +q=q k=k v=v o=o_proj.in" -- \
   "$sassim" workload dense-layer --phase prefill --plan
 expect 0 "k_cast +cast_bf16 +c=qkv_proj.out\+16384 out=k" -- "$sassim" workload dense-layer --plan

@@ -105,6 +105,49 @@ TEST(LayerPlan, SmallDecodeStepsTakeTheSkinnyGemm) {
             "bf16_gemm_wgmma");
 }
 
+TEST(LayerPlan, WarpSpecialisedGemmPadsToItsClusterTile) {
+  // --gemm ws: bf16_gemm_ws from sm_90a, M padded to a cluster's 256 rows, on every
+  // projection; a MoE router's N padded to the 256-column tile.
+  const LayerPlan plan = plan_dense_layer(
+      {.phase = Phase::kPrefill, .context = 320, .gemm = GemmChoice::kWarpSpecialised});
+  EXPECT_EQ(plan.tokens, 320U);
+  EXPECT_EQ(plan.padded_rows, 512U);
+  EXPECT_EQ(plan.gemm_row_tile, 256U);
+  for (const char* name : {"qkv_proj", "o_proj", "gate_up_proj", "down_proj"}) {
+    const PlannedLaunch& l = step(plan, name);
+    EXPECT_EQ(l.kernel, "bf16_gemm_ws") << name;
+    EXPECT_EQ(l.listing_folder, "sm_90a") << name;
+    EXPECT_EQ(l.values.at(0), "512") << name;
+    EXPECT_EQ(l.launch.cluster.y, 2U) << name;
+  }
+  EXPECT_EQ(step(plan, "qkv_proj").values, (std::vector<std::string>{"512", "6144", "4096"}));
+  const LayerPlan moe = plan_moe_layer(
+      {.phase = Phase::kPrefill, .context = 128, .gemm = GemmChoice::kWarpSpecialised});
+  EXPECT_EQ(step(moe, "router").values, (std::vector<std::string>{"256", "256", "4096"}));
+  // The tiled GEMM keeps its 128-row tile.
+  EXPECT_EQ(plan_dense_layer({.phase = Phase::kPrefill, .context = 320}).padded_rows, 384U);
+  // sm_80 has no wgmma: an error naming the option; an N off the 256 tile names the step.
+  try {
+    plan_dense_layer({.sm_version = 80, .gemm = GemmChoice::kWarpSpecialised});
+    ADD_FAILURE() << "no error for --gemm ws on sm_80";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--gemm ws: bf16_gemm_ws needs sm_90"), std::string::npos)
+        << e.what();
+  }
+  try {
+    plan_dense_layer({.phase = Phase::kPrefill,
+                      .context = 256,
+                      .hidden = 4224,
+                      .gemm = GemmChoice::kWarpSpecialised});
+    ADD_FAILURE() << "no error for a hidden size off the 256-column tile";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("(bf16_gemm_ws): bf16_gemm_ws N (4224) must be a multiple "
+                                         "of 256"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(LayerPlan, Llama3LayerSizes) {
   const LayerPlan plan = plan_dense_layer({.gemm = GemmChoice::kTiled});
   EXPECT_EQ(plan.tokens, 1U);

@@ -68,9 +68,9 @@ TEST(PrefillPlan, Llama3PromptOf2048) {
 
 class PrefillLayerCapture : public ::testing::TestWithParam<int> {};
 
-TEST_P(PrefillLayerCapture, ChecksPassAndTensorsAreShared) {
-  const int sm = GetParam();
-  // 2 prompts of 192 tokens (3 query blocks each), 4 query heads on 2 KV heads.
+// 2 prompts of 192 tokens (3 query blocks each), 4 query heads on 2 KV heads, captured
+// with every launch checked, then replayed.
+void check_small_prefill(int sm, GemmChoice gemm) {
   const LayerPlan plan = plan_dense_layer({.phase = Phase::kPrefill,
                                            .batch = 2,
                                            .context = 192,
@@ -78,8 +78,10 @@ TEST_P(PrefillLayerCapture, ChecksPassAndTensorsAreShared) {
                                            .heads = 4,
                                            .kv_heads = 2,
                                            .ffn = 256,
-                                           .sm_version = sm});
-  test_support::ScratchDir dir("prefill_layer_" + std::to_string(sm));
+                                           .sm_version = sm,
+                                           .gemm = gemm});
+  test_support::ScratchDir dir("prefill_layer_" + std::to_string(sm) +
+                               (gemm == GemmChoice::kWarpSpecialised ? "_ws" : ""));
   LayerCaptureOptions options;
   options.trace_folder = dir.path() / "layer";
   options.compression = traces::Compression::kNone;
@@ -103,7 +105,16 @@ TEST_P(PrefillLayerCapture, ChecksPassAndTensorsAreShared) {
   }
 }
 
+TEST_P(PrefillLayerCapture, ChecksPassAndTensorsAreShared) {
+  check_small_prefill(GetParam(), GemmChoice::kAuto);
+}
+
 INSTANTIATE_TEST_SUITE_P(Archs, PrefillLayerCapture, ::testing::Values(80, 90));
+
+TEST(PrefillLayerCaptureWs, TheWarpSpecialisedGemmChecksAndReplays) {
+  // bf16_gemm_ws on the 384 token rows padded to 512, in clusters of two CTAs.
+  check_small_prefill(90, GemmChoice::kWarpSpecialised);
+}
 
 }  // namespace
 }  // namespace sassim::emu::workload

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "traces/emu/state.h"
+#include "traces/emu/trace_writer.h"
 #include "traces/emu/workload/layer_capture.h"
 #include "traces/emu/workload/layer_plan.h"
 
@@ -34,6 +35,8 @@ inline std::set<int> touched(const std::filesystem::path& file, const std::vecto
       if (w.rfind("0x7f", 0) != 0) continue;
       const uint64_t a = std::stoull(w.substr(2), nullptr, 16);
       if (a < GlobalMemory::kBase) continue;  // a shared-memory address such as 0x7f0
+      // The local and shared windows (an mbarrier of another CTA of a cluster).
+      if (a >= kTraceLocalBase) continue;
       bool found = false;
       for (size_t t = 0; t < base.size(); ++t) {
         if (a >= base[t] && a < base[t] + plan.tensors[t].bytes) {

@@ -8,6 +8,7 @@
 
 #include "ground/error.h"
 #include "kernels/bf16_gemm_wgmma.h"
+#include "kernels/bf16_gemm_ws.h"
 #include "kernels/decode_attention.h"
 #include "kernels/gemm_epilogue.h"
 #include "kernels/gemm_problem.h"
@@ -82,8 +83,9 @@ std::vector<float> bf16_floats(const std::vector<uint16_t>& v) {
 // bound of FP32 summation in any order, doubled). Rows of A that are all zero (the
 // padding up to the tile) must give exact zeros.
 SuiteCheck check_gemm(const Args& a, std::string_view name, float (*to_float)(uint16_t)) {
-  const k::GemmProblem p = name == k::hgemm_mma::kKernel
-                               ? k::hgemm_mma::parse_problem(a.values())
+  const k::GemmProblem p = name == k::hgemm_mma::kKernel ? k::hgemm_mma::parse_problem(a.values())
+                           : name == k::bf16_gemm_ws::kKernel
+                               ? k::bf16_gemm_ws::parse_problem(a.values())
                                : k::bf16_gemm_wgmma::parse_problem(a.values());
   const std::vector<uint16_t> av = a.input_as<uint16_t>(0), bv = a.input_as<uint16_t>(1);
   const std::vector<float> c = a.now_as<float>(2);
@@ -160,7 +162,8 @@ SuiteCheck check_layer_launch(const PlannedLaunch& launch, const DeviceBuffers& 
     return compare_values(bf16_floats(a.now_as<uint16_t>(2)), bf16_floats(y), 0, 0, name);
   }
   if (name == k::hgemm_mma::kKernel) return check_gemm(a, name, k::half_to_float);
-  if (name == k::bf16_gemm_wgmma::kKernel) return check_gemm(a, name, k::bf16_to_float);
+  if (name == k::bf16_gemm_wgmma::kKernel || name == k::bf16_gemm_ws::kKernel)
+    return check_gemm(a, name, k::bf16_to_float);
   if (k::skinny_gemm::rows_of(name) != 0) {
     // The reference sums in the kernel's order: the values must be the same bits.
     const auto p = k::skinny_gemm::parse_problem(name, a.values());

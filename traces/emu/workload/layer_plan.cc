@@ -58,6 +58,7 @@ LayerPlan plan_dense_layer(const LayerOptions& o) {
   const uint64_t m = gemm.rows;
   plan.tokens = t;
   plan.padded_rows = gemm.rows;
+  plan.gemm_row_tile = gemm.row_tile;
   const uint64_t h = o.hidden, f = o.ffn;
   const std::string& wtype = gemm.weight_type;
 

@@ -19,8 +19,10 @@ enum class Phase { kDecode, kPrefill };
 // The projections' GEMM kernel: kTiled is the 128 x 128 tensor-core tile (bf16_gemm_wgmma
 // on sm_90, hgemm_mma before it), kSkinny the CUDA-core skinny_gemm_mM for a decode step
 // of at most 8 tokens (weights streamed once), kAuto skinny_gemm where it can run (every
-// K a multiple of 256), else tiled.
-enum class GemmChoice { kAuto, kTiled, kSkinny };
+// K a multiple of 256), else tiled; kWarpSpecialised (sm_90 only) the 128 x 256 tile of
+// bf16_gemm_ws, built as CUTLASS's Hopper GEMMs are (M padded to 256, every N a multiple
+// of 256).
+enum class GemmChoice { kAuto, kTiled, kSkinny, kWarpSpecialised };
 
 // The layer's shape. Defaults: one layer of Llama 3 8B (config.json of
 // meta-llama/Meta-Llama-3-8B: hidden_size 4096, num_attention_heads 32,
@@ -117,10 +119,12 @@ inline constexpr std::string_view kMoeLayer = "moe-layer";
 struct LayerPlan {
   std::string_view workload;  // kDenseLayer or kMoeLayer
   LayerOptions options;
-  uint32_t tokens = 0;       // rows the layer computes (decode: batch x (draft + 1); prefill:
-                             // batch x context)
-  uint32_t padded_rows = 0;  // GEMM rows: tokens rounded up to the GEMM's rows (128 for the
-                             // tiled GEMMs, 1, 2, 4 or 8 for skinny_gemm)
+  uint32_t tokens = 0;         // rows the layer computes (decode: batch x (draft + 1); prefill:
+                               // batch x context)
+  uint32_t padded_rows = 0;    // GEMM rows: tokens rounded up to the GEMM's rows (128 for the
+                               // tiled GEMMs, 256 for bf16_gemm_ws, 1, 2, 4 or 8 for
+                               // skinny_gemm)
+  uint32_t gemm_row_tile = 0;  // the rows padded_rows is a multiple of (the GEMM's tile)
   std::vector<Tensor> tensors;
   std::vector<PlannedLaunch> launches;
   std::vector<PlannedCollective> collectives;  // in stream order

@@ -38,8 +38,7 @@ void check_moe_options(const LayerOptions& o) {
 // The router GEMM's N: the experts padded to the GEMM's column tile (the logits past the
 // experts are computed from the padding rows of the router's weights and never read).
 uint32_t router_cols(const LayerGemm& gemm, uint32_t experts) {
-  const uint32_t tile = gemm.skinny ? k::skinny_gemm::kColsPerCta : kGemmTile;
-  return k::ceil_div(experts, tile) * tile;
+  return k::ceil_div(experts, gemm.col_tile) * gemm.col_tile;
 }
 
 Binding at(int tensor, uint64_t offset = 0) {
@@ -66,6 +65,7 @@ LayerPlan plan_moe_layer(const LayerOptions& o) {
   const uint64_t m = gemm.rows;
   plan.tokens = t;
   plan.padded_rows = gemm.rows;
+  plan.gemm_row_tile = gemm.row_tile;
   const moe::Routing routing{
       .tokens = t, .experts = o.experts, .top_k = o.top_k, .stride = router_cols(gemm, o.experts)};
   // The pairs the experts' side aligns: the rank's own (one GPU), or the ep x pairs slots

@@ -8,6 +8,7 @@
 
 #include "ground/error.h"
 #include "kernels/bf16_gemm_wgmma.h"
+#include "kernels/bf16_gemm_ws.h"
 #include "kernels/hgemm_mma.h"
 #include "kernels/skinny_gemm.h"
 #include "kernels/suite.h"
@@ -89,16 +90,30 @@ LayerGemm choose_gemm(const LayerOptions& o, uint32_t tokens) {
   const std::string obstacle = skinny_obstacle(o, tokens);
   if (o.gemm == GemmChoice::kSkinny && !obstacle.empty())
     throw Error(fmt::format("--gemm skinny: {}", obstacle));
+  if (o.gemm == GemmChoice::kWarpSpecialised && o.sm_version < 90) {
+    throw Error(
+        fmt::format("--gemm ws: bf16_gemm_ws needs sm_90 (wgmma and clusters), not "
+                    "sm_{}",
+                    o.sm_version));
+  }
   LayerGemm g;
   g.skinny = o.gemm == GemmChoice::kSkinny || (o.gemm == GemmChoice::kAuto && obstacle.empty());
   if (g.skinny) {
     g.kernel = std::string(k::skinny_gemm::kernel_for(tokens));
     g.rows = k::skinny_gemm::rows_of(g.kernel);
+    g.row_tile = g.rows;
+    g.col_tile = k::skinny_gemm::kColsPerCta;
+  } else if (o.gemm == GemmChoice::kWarpSpecialised) {
+    g.kernel = std::string(k::bf16_gemm_ws::kKernel);
+    g.row_tile = k::gemm_ws::kTileM * k::gemm_ws::kClusterM;
+    g.col_tile = k::gemm_ws::kTileN;
   } else {
     g.kernel =
         std::string(o.sm_version >= 90 ? k::bf16_gemm_wgmma::kKernel : k::hgemm_mma::kKernel);
-    g.rows = k::ceil_div(tokens, kGemmTile) * kGemmTile;
+    g.row_tile = kGemmTile;
+    g.col_tile = kGemmTile;
   }
+  if (!g.skinny) g.rows = k::ceil_div(tokens, g.row_tile) * g.row_tile;
   const bool fp16 = g.kernel == k::hgemm_mma::kKernel;
   g.weight_type = fp16 ? "fp16" : "bf16";
   g.weight_fill = fp16 ? Fill::kWeightFp16 : Fill::kWeightBf16;
@@ -138,7 +153,8 @@ void PlanBuilder::launch(std::string step, std::string_view kernel, std::vector<
     throw Error(fmt::format("{} ({}): {}", l.step, kernel, e.what()));
   }
   const int sm = plan_.options.sm_version;
-  l.listing_folder = kernel == k::bf16_gemm_wgmma::kKernel ? "sm_90a" : fmt::format("sm_{}", sm);
+  const bool sm90a = kernel == k::bf16_gemm_wgmma::kKernel || kernel == k::bf16_gemm_ws::kKernel;
+  l.listing_folder = sm90a ? "sm_90a" : fmt::format("sm_{}", sm);
   size_t next = 0;
   for (const k::Arg& a : l.launch.arguments()) {
     if (a.kind == k::ArgKind::kBuffer || a.kind == k::ArgKind::kTensorMap) {

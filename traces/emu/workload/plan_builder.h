@@ -25,9 +25,11 @@ float weight_scale(uint32_t k);
 // The GEMM the layer's four projections take for `tokens` rows (o.gemm resolved;
 // sassim::Error naming --gemm when skinny_gemm is asked for and cannot run).
 struct LayerGemm {
-  std::string kernel;  // "bf16_gemm_wgmma", "hgemm_mma" or "skinny_gemm_m1" .. "_m8"
+  std::string kernel;  // "bf16_gemm_wgmma", "bf16_gemm_ws", "hgemm_mma", "skinny_gemm_m1" ..
   bool skinny = false;
   uint32_t rows = 0;        // tokens padded to the kernel's rows
+  uint32_t row_tile = 0;    // the kernel's rows a CTA (or cluster), what `rows` is padded to
+  uint32_t col_tile = 0;    // the kernel's columns a CTA, what a padded N is padded to
   std::string weight_type;  // "bf16" or "fp16"
   Fill weight_fill = Fill::kWeightBf16;
   // The suite values of a launch computing N outputs of each row from K inputs.
