@@ -2,9 +2,11 @@
 """docs/LLM.md's what-if on h200: Llama 3 8B decode against DRAM bandwidth and L2 size,
 and its prefill against the tensor cores' BF16 throughput.
 
-  scripts/llm_whatif.py run [--sassim BIN] [--jobs N]   capture the layers, run the sweeps
-                                                        (docs/llm/*.txtpb), write the tables
-                                                        and plots of docs/llm/, then the doc
+  scripts/llm_whatif.py run [--sassim BIN] [--jobs N] [--only decode|prefill]
+                                                        capture the layers, run the sweeps
+                                                        (docs/llm/*.txtpb; --only: one of
+                                                        them), write the tables and plots of
+                                                        docs/llm/, then the doc
   scripts/llm_whatif.py plot                            the plots of docs/llm/ from the tables
   scripts/llm_whatif.py doc [--check]                   docs/LLM.md's section from the tables
                                                         (--check: exit 1 when it differs)
@@ -31,7 +33,9 @@ END = "<!-- llm_whatif.py: end -->"
 # The layers: (trace folder under build/whatif, `sassim workload dense-layer` options).
 LAYERS = {
     "decode-b1": ["--batch", "1", "--context", "4096"],
-    "prefill-512": ["--phase", "prefill", "--context", "512"],
+    # The prefill's GEMMs on the warp-specialised kernel (bf16_gemm_ws), built as a
+    # serving engine's are, so that the tensor cores' throughput shows.
+    "prefill-512-ws": ["--phase", "prefill", "--context", "512", "--gemm", "ws"],
 }
 SPECS = {"decode": "decode_whatif.txtpb", "prefill": "prefill_whatif.txtpb"}
 DRAM = "dram.data_rate_mtps"
@@ -83,7 +87,7 @@ def read_table(path):
 
 
 def tokens_of(layer):
-    return {"decode-b1": 1, "prefill-512": 512}[layer]
+    return {"decode-b1": 1, "prefill-512-ws": 512}[layer]
 
 
 def layer_us(row):
@@ -94,10 +98,14 @@ def run(args):
     work = os.path.join(ROOT, "build", "whatif")
     os.makedirs(work, exist_ok=True)
     for name, options in LAYERS.items():
+        if args.only and not name.startswith(args.only):
+            continue
         folder = os.path.join(work, name)
         if not os.path.exists(os.path.join(folder, "kernelslist.g")):
             run_cmd([args.sassim, "workload", "dense-layer", *options, "-q", "-o", folder])
     for kind, spec in SPECS.items():
+        if args.only and kind != args.only:
+            continue
         out = os.path.join(work, f"out-{kind}")
         run_cmd([args.sassim, "sweep", os.path.join(DOCS, spec), "--out", out,
                  "--jobs", str(args.jobs), "--no-progress"])
@@ -224,6 +232,7 @@ def main():
     r = sub.add_parser("run")
     r.add_argument("--sassim", default=os.path.join(ROOT, "build/sim/cli/sassim"))
     r.add_argument("--jobs", type=int, default=os.cpu_count())
+    r.add_argument("--only", choices=sorted(SPECS))
     sub.add_parser("plot")
     d = sub.add_parser("doc")
     d.add_argument("--check", action="store_true")
