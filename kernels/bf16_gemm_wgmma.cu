@@ -6,6 +6,7 @@
 #include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/cuda_host.cuh"
 #include "kernels/hopper_sm90a.cuh"
+#include "kernels/tma_host.cuh"
 #include "kernels/values.h"
 
 namespace {
@@ -95,58 +96,18 @@ extern "C" __global__ void __launch_bounds__(128)
 
 namespace {
 
-// A K-major BF16 matrix of `rows` x `cols` as a TMA map with 64 x 128 boxes.
-CUtensorMap make_tensor_map(const void* base, uint64_t rows, uint64_t cols, uint32_t box_rows) {
-  using EncodeTiled = decltype(&cuTensorMapEncodeTiled);
-  void* entry = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  SASSIM_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000,
-                                                     cudaEnableDefault, &found));
-  if (entry == nullptr || found != cudaDriverEntryPointSuccess) {
-    throw std::runtime_error("the driver has no cuTensorMapEncodeTiled");
-  }
-  CUtensorMap map{};
-  const cuuint64_t dims[2] = {cols, rows};
-  const cuuint64_t strides[1] = {cols * 2};
-  const cuuint32_t box[2] = {cfg::kTileK, box_rows};
-  const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult result = reinterpret_cast<EncodeTiled>(entry)(
-      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<void*>(base), dims, strides, box,
-      element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS)
-    throw std::runtime_error("cuTensorMapEncodeTiled failed: " + std::to_string(result));
-  return map;
-}
-
 bool run(std::string_view, sassim::kernels::ParamValues values) {
   using namespace sassim::kernels;
   const auto problem = cfg::parse_problem(values);
-  const Launch config = cfg::launch(problem);
-  cudaDeviceProp properties{};
-  SASSIM_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  if (properties.major != 9 || properties.minor != 0) {
-    std::printf("bf16_gemm_wgmma: needs an sm_90 GPU (H100/H200), found %s (sm_%d%d)\n",
-                properties.name, properties.major, properties.minor);
-    return false;
-  }
+  if (!has_sm90("bf16_gemm_wgmma")) return false;
   std::vector<uint16_t> a(size_t{problem.m} * problem.k), bt(size_t{problem.n} * problem.k);
   std::vector<float> want(size_t{problem.m} * problem.n);
   fill_dyadic_bf16(a, 1);
   fill_dyadic_bf16(bt, 2);
   cfg::reference(problem, a, bt, want);
-  DeviceBuffer<uint16_t> da(a), dbt(bt);
-  DeviceBuffer<float> dc(want.size());
-  const CUtensorMap a_map = make_tensor_map(da.get(), problem.m, problem.k, cfg::kTileM);
-  const CUtensorMap bt_map = make_tensor_map(dbt.get(), problem.n, problem.k, cfg::kTileN);
-  SASSIM_CUDA_CHECK(cudaFuncSetAttribute(::bf16_gemm_wgmma,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(config.dynamic_shared_bytes)));
-  print_launch(config);
-  ::bf16_gemm_wgmma<<<to_dim3(config.grid), to_dim3(config.block), config.dynamic_shared_bytes>>>(
-      a_map, bt_map, dc.get(), problem.m, problem.n, problem.k);
-  finish_launch();
-  return check_close(dc.download(), want, 0, 0, "bf16_gemm_wgmma");
+  return run_tma_gemm("bf16_gemm_wgmma", ::bf16_gemm_wgmma, cfg::launch(problem), problem,
+                      CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, cfg::kTileM, cfg::kTileN, a, bt, want,
+                      problem.m, problem.n, problem.k);
 }
 
 }  // namespace

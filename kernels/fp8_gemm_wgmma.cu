@@ -7,6 +7,7 @@
 #include "kernels/e4m3.h"
 #include "kernels/fp8_gemm_wgmma.h"
 #include "kernels/gemm_ws.cuh"
+#include "kernels/tma_host.cuh"
 #include "kernels/values.h"
 
 namespace {
@@ -35,34 +36,15 @@ namespace {
 bool run(std::string_view, sassim::kernels::ParamValues values) {
   using namespace sassim::kernels;
   const auto problem = cfg::parse_problem(values);
-  const Launch config = cfg::launch(problem);
-  cudaDeviceProp properties{};
-  SASSIM_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  if (properties.major != 9 || properties.minor != 0) {
-    std::printf("fp8_gemm_wgmma: needs an sm_90 GPU (H100/H200), found %s (sm_%d%d)\n",
-                properties.name, properties.major, properties.minor);
-    return false;
-  }
+  if (!has_sm90("fp8_gemm_wgmma")) return false;
   std::vector<uint8_t> a(size_t{problem.m} * problem.k), bt(size_t{problem.n} * problem.k);
   std::vector<float> want(size_t{problem.m} * problem.n);
   fill_dyadic_e4m3(a, 1);
   fill_dyadic_e4m3(bt, 2);
   cfg::reference(problem, a, bt, cfg::kScaleA, cfg::kScaleB, want);
-  DeviceBuffer<uint8_t> da(a), dbt(bt);
-  DeviceBuffer<float> dc(want.size());
-  const CUtensorMap a_map = ws::make_tensor_map(da.get(), problem.m, problem.k, ws::kTileM,
-                                                CU_TENSOR_MAP_DATA_TYPE_UINT8, 1);
-  const CUtensorMap bt_map =
-      ws::make_tensor_map(dbt.get(), problem.n, problem.k, ws::kTileN / ws::kClusterM,
-                          CU_TENSOR_MAP_DATA_TYPE_UINT8, 1);
-  SASSIM_CUDA_CHECK(cudaFuncSetAttribute(::fp8_gemm_wgmma,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(config.dynamic_shared_bytes)));
-  print_launch(config);
-  ::fp8_gemm_wgmma<<<to_dim3(config.grid), to_dim3(config.block), config.dynamic_shared_bytes>>>(
-      a_map, bt_map, dc.get(), cfg::kScaleA, cfg::kScaleB, problem.m, problem.n, problem.k);
-  finish_launch();
-  return check_close(dc.download(), want, 0, 0, "fp8_gemm_wgmma");
+  return run_tma_gemm("fp8_gemm_wgmma", ::fp8_gemm_wgmma, cfg::launch(problem), problem,
+                      CU_TENSOR_MAP_DATA_TYPE_UINT8, ws::kTileM, ws::kTileN / ws::kClusterM, a, bt,
+                      want, cfg::kScaleA, cfg::kScaleB, problem.m, problem.n, problem.k);
 }
 
 }  // namespace

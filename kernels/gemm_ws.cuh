@@ -1,15 +1,12 @@
 // The device code of the warp-specialised GEMM (kernels/gemm_ws.h), for a wgmma shape
-// `Mma` (an m64n256 with 32 bytes of K: Fp8Mma or Bf16Mma), and the host's tensor maps.
-// Needs sm_90a.
+// `Mma` (an m64n256 with 32 bytes of K: Fp8Mma or Bf16Mma). Needs sm_90a; the host side
+// is kernels/tma_host.cuh.
 #pragma once
 
 #include <cuda.h>
 
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 
-#include "kernels/cuda_host.cuh"
 #include "kernels/gemm_ws.h"
 #include "kernels/hopper_sm90a.cuh"
 
@@ -130,33 +127,6 @@ __device__ __forceinline__ void gemm(const CUtensorMap* a_map, const CUtensorMap
         make_float2(acc[4 * j + 2] * scale, acc[4 * j + 3] * scale);
   }
   cluster_sync();
-}
-
-// A K-major matrix of `rows` x `cols` elements of `type` (`element_bytes` each) as a TMA
-// map with boxes of one 128-byte swizzle row of K by `box_rows` rows.
-inline CUtensorMap make_tensor_map(const void* base, uint64_t rows, uint64_t cols,
-                                   uint32_t box_rows, CUtensorMapDataType type,
-                                   uint32_t element_bytes) {
-  using EncodeTiled = decltype(&cuTensorMapEncodeTiled);
-  void* entry = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  SASSIM_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000,
-                                                     cudaEnableDefault, &found));
-  if (entry == nullptr || found != cudaDriverEntryPointSuccess) {
-    throw std::runtime_error("the driver has no cuTensorMapEncodeTiled");
-  }
-  CUtensorMap map{};
-  const cuuint64_t dims[2] = {cols, rows};
-  const cuuint64_t strides[1] = {cols * element_bytes};
-  const cuuint32_t box[2] = {kTileKBytes / element_bytes, box_rows};
-  const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult result = reinterpret_cast<EncodeTiled>(entry)(
-      &map, type, 2, const_cast<void*>(base), dims, strides, box, element_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (result != CUDA_SUCCESS)
-    throw std::runtime_error("cuTensorMapEncodeTiled failed: " + std::to_string(result));
-  return map;
 }
 
 }  // namespace sassim::kernels::gemm_ws
