@@ -61,16 +61,7 @@ class ClusterCopy : public TmaRig {
     config_.mutable_sm()->set_sub_cores(2);  // two CTAs on one SM: their own schedulers
     config_.mutable_cluster()->set_dsmem_latency_cycles(kDsmem);
     config_.mutable_cluster()->set_dsmem_bytes_per_cycle(kNetworkBytesPerCycle);
-    std::string text = traces::trace_text::header({.name = "k",
-                                                   .tracer = "5",
-                                                   .binary_version = "90",
-                                                   .grid = "(2,1,1)",
-                                                   .block = "(32,1,1)",
-                                                   .nregs = "16",
-                                                   .shmem = "1024",
-                                                   .cluster = "(2,1,1)",
-                                                   .shmem_base = fmt::format("{:#x}", kShmemBase),
-                                                   .local_base = "0x00007e0000000000"});
+    std::string text = cluster_header(2);
     text += "#BEGIN_TB\n\nthread block = 0,0,0\n\n" + warp_text(0, send) + "#END_TB\n";
     text += "#BEGIN_TB\n\nthread block = 1,0,0\n\n" + warp_text(0, receive) + "#END_TB\n";
     use_kernel(text, "cluster_copy.traceg", 32, 1);

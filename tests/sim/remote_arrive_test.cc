@@ -34,16 +34,7 @@ class RemoteArrive : public TmaRig {
     config_.mutable_sm()->set_max_ctas(2);
     config_.mutable_sm()->set_sub_cores(2);  // the two CTAs' warps on their own schedulers
     config_.mutable_cluster()->set_dsmem_latency_cycles(kDsmem);
-    std::string text = traces::trace_text::header({.name = "k",
-                                                   .tracer = "5",
-                                                   .binary_version = "90",
-                                                   .grid = "(2,1,1)",
-                                                   .block = "(32,1,1)",
-                                                   .nregs = "16",
-                                                   .shmem = "1024",
-                                                   .cluster = "(2,1,1)",
-                                                   .shmem_base = fmt::format("{:#x}", kShmemBase),
-                                                   .local_base = "0x00007e0000000000"});
+    std::string text = cluster_header(2);
     for (std::uint32_t rank = 0; rank < 2; ++rank) {
       std::vector<std::string> lines = {syncs("0000", "EXCH.64", kBar, -2),
                                         "0010 ffffffff 0 NOP 0 0 0", "0020 ffffffff 0 NOP 0 0 0",

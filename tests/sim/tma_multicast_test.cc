@@ -48,16 +48,7 @@ class TmaMulticast : public TmaRig {
     config_.mutable_sm()->set_max_ctas(ctas_per_sm);
     config_.mutable_cluster()->set_dsmem_latency_cycles(kDsmem);
     config_.mutable_cluster()->set_dsmem_bytes_per_cycle(kNetworkBytesPerCycle);
-    std::string text = traces::trace_text::header({.name = "k",
-                                                   .tracer = "5",
-                                                   .binary_version = "90",
-                                                   .grid = fmt::format("({},1,1)", ctas),
-                                                   .block = "(32,1,1)",
-                                                   .nregs = "16",
-                                                   .shmem = "1024",
-                                                   .cluster = fmt::format("({},1,1)", ctas),
-                                                   .shmem_base = fmt::format("{:#x}", kShmemBase),
-                                                   .local_base = "0x00007e0000000000"});
+    std::string text = cluster_header(ctas);
     for (std::uint32_t cta = 0; cta < ctas; ++cta) {
       text += fmt::format("#BEGIN_TB\n\nthread block = {},0,0\n\n", cta) +
               warp_text(0, cta_lines(cta == 0, mask)) + "#END_TB\n";

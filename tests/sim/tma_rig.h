@@ -182,6 +182,22 @@ class TmaRig : public ::testing::Test {
     end_cycle_ = engine.cycle(ClockDomain::kCore);
   }
 
+  // The trace header of a kernel of `ctas` one-warp CTAs (1,024 bytes of shared memory
+  // each) forming one cluster along x.
+  static std::string cluster_header(std::uint32_t ctas) {
+    const std::string dims = fmt::format("({},1,1)", ctas);
+    return traces::trace_text::header({.name = "k",
+                                       .tracer = "5",
+                                       .binary_version = "90",
+                                       .grid = dims,
+                                       .block = "(32,1,1)",
+                                       .nregs = "16",
+                                       .shmem = "1024",
+                                       .cluster = dims,
+                                       .shmem_base = fmt::format("{:#x}", kShmemBase),
+                                       .local_base = "0x00007e0000000000"});
+  }
+
   // kernel_ from trace text, and the context of its CTAs (`threads` in `warps` warps,
   // 1024 bytes of shared memory each, 16 MiB shared windows).
   void use_kernel(const std::string& text, const char* file, std::uint32_t threads,
