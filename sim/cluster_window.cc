@@ -14,23 +14,31 @@ std::optional<std::uint32_t> cluster_shared_rank(const KernelContext& kernel,
   return static_cast<std::uint32_t>(slot - 1);
 }
 
+std::optional<ClusterSharedAddress> cluster_shared_address(const KernelContext& kernel,
+                                                           std::uint64_t address) {
+  const std::optional<std::uint32_t> rank = cluster_shared_rank(kernel, address);
+  if (!rank) return std::nullopt;
+  return ClusterSharedAddress{*rank, address - kernel.info->shmem_base -
+                                         (std::uint64_t{*rank} + 1) * kernel.shared_window_size};
+}
+
 std::optional<ClusterCopyTarget> cluster_copy_target(const KernelContext& kernel,
                                                      const std::uint64_t* record,
                                                      std::size_t words) {
   const std::uint64_t mbarrier = record[0];
   if (mbarrier == traces::kNoTraceValue) return std::nullopt;
-  const std::uint64_t base = kernel.info->shmem_base;
-  const std::uint64_t window = kernel.shared_window_size;
-  std::optional<std::uint32_t> rank = cluster_shared_rank(kernel, mbarrier);
-  std::uint64_t offset = 0;
-  if (rank) {
-    offset = mbarrier - base - (std::uint64_t{*rank} + 1) * window;
-  } else if (mbarrier >= base && mbarrier - base < window && words > traces::kAsyncRecordWords) {
-    rank = cluster_shared_rank(kernel, record[traces::kAsyncRecordWords]);
-    offset = mbarrier - base;
+  if (const auto named = cluster_shared_address(kernel, mbarrier)) {
+    return ClusterCopyTarget{named->rank, named->offset};
   }
+  const std::uint64_t base = kernel.info->shmem_base;
+  if (mbarrier < base || mbarrier - base >= kernel.shared_window_size ||
+      words <= traces::kAsyncRecordWords) {
+    return std::nullopt;
+  }
+  const std::optional<std::uint32_t> rank =
+      cluster_shared_rank(kernel, record[traces::kAsyncRecordWords]);
   if (!rank) return std::nullopt;
-  return ClusterCopyTarget{*rank, offset};
+  return ClusterCopyTarget{*rank, mbarrier - base};
 }
 
 }  // namespace sassim::sim

@@ -17,6 +17,14 @@ namespace sassim::sim {
 std::optional<std::uint32_t> cluster_shared_rank(const KernelContext& kernel,
                                                  std::uint64_t address);
 
+// The CTA rank and the shared offset in it that an address in the cluster window names.
+struct ClusterSharedAddress {
+  std::uint32_t rank = 0;
+  std::uint64_t offset = 0;
+};
+std::optional<ClusterSharedAddress> cluster_shared_address(const KernelContext& kernel,
+                                                           std::uint64_t address);
+
 // Where a shared::cluster bulk copy (UBLKCP.S.S / UBLKRED.S.S) writes: the destination
 // CTA's rank and the shared offset of the mbarrier it completes on there.
 struct ClusterCopyTarget {

@@ -21,10 +21,6 @@ namespace {
 // The barrier of SYNCS lines that record no address (one per CTA).
 constexpr std::uint64_t kUnnamedBarrier = traces::kNoTraceValue - 1;
 
-bool recorded_address(std::uint64_t address) {
-  return address != traces::kNoTraceValue;
-}
-
 }  // namespace
 
 bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
@@ -120,16 +116,16 @@ bool Sm::issue_async(unsigned slot, const isa::StaticInst& si, const isa::WarpIn
       arrive.arrivals = static_cast<std::uint32_t>(std::popcount(wi.active_mask));
       // An arrive on the mbarrier of another CTA of the cluster (its address in that
       // CTA's cluster window) travels to it (sim/cluster_shared_access.cc).
-      const std::optional<std::uint32_t> rank =
-          op == isa::AsyncOp::kMbarArrive && c.cluster.barrier && recorded_address(record[0])
-              ? cluster_shared_rank(kernel, record[0])
+      const std::optional<ClusterSharedAddress> named =
+          op == isa::AsyncOp::kMbarArrive && c.cluster.barrier && record[0] != traces::kNoTraceValue
+              ? cluster_shared_address(kernel, record[0])
               : std::nullopt;
       MbarrierKey target = key;
-      if (rank) {
-        target.offset = record[0] - kernel.info->shmem_base -
-                        (std::uint64_t{*rank} + 1) * kernel.shared_window_size;
-        if (*rank != c.cluster.rank) {
-          endpoint_.send_arrive(*c.cluster.barrier, *rank, target.offset, arrive.arrivals, cycle);
+      if (named) {
+        target.offset = named->offset;
+        if (named->rank != c.cluster.rank) {
+          endpoint_.send_arrive(*c.cluster.barrier, named->rank, named->offset, arrive.arrivals,
+                                cycle);
           return false;
         }
       }
