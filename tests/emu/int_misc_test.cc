@@ -154,6 +154,26 @@ TEST(EmuIntMisc, R2urTakesTheFirstActiveLane) {
   }
 }
 
+// VOTEU puts the vote of the active lanes in a uniform predicate (and the ballot in a
+// uniform register when it names one).
+TEST(EmuIntMisc, VoteuWritesUniformPredicates) {
+  Rig rig;
+  rig.add("S2R", {R(0), SR("SR_TID.X")})
+      .add("ISETP.GE.U32.AND", {P(0), P(7), R(0), I(4), P(7)})  // lanes 4..31
+      .add("VOTEU.ALL", {UP(0), P(0)})
+      .add("VOTEU.ANY", {UR(6), UP(1), P(0)})
+      .add("ISETP.GE.U32.AND", {P(1), P(7), R(0), I(0), P(7)})  // every lane
+      .add("VOTEU.ALL", {UP(2), P(1)})
+      .add("MOV", {R(1), UR(6)})
+      .add("EXIT", {});
+  rig.run();
+  const Warp& w = rig.warp();
+  EXPECT_EQ(w.up[0], 0U);
+  EXPECT_EQ(w.up[1], 1U);
+  EXPECT_EQ(w.up[2], 1U);
+  EXPECT_EQ(rig.reg(1, 3), 0xfffffff0U);
+}
+
 // sm_90 writes IMNMX as VIMNMX: the predicate picks the minimum (PT) or maximum (!PT).
 TEST(EmuIntMisc, Vimnmx) {
   Rig rig;

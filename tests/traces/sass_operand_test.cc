@@ -179,6 +179,25 @@ TEST(SassListing, CuobjdumpLayout) {
   EXPECT_EQ(target.target_pc, 0x10U);
 }
 
+// nvdisasm's notes on spill code are not operands.
+TEST(SassListing, AnnotationsAreSkipped) {
+  const Listing l =
+      parse_listing(std::string(kHeader) +
+                        "        /*0000*/  STL [R1+0x10], R29   (*\"SpillRefill\"*) ;\n"
+                        "        /*0010*/  LDL.LU.64 R26, [R1+0x20]  (*\"SpillRefill\"*);\n",
+                    "t.sass");
+  ASSERT_EQ(l.functions[0].instructions.size(), 2U);
+  const Instruction& store = l.functions[0].instructions[0];
+  EXPECT_EQ(store.mnemonic, "STL");
+  ASSERT_EQ(store.operands.size(), 2U);
+  EXPECT_EQ(store.operands[1].kind, OperandKind::kReg);
+  EXPECT_EQ(store.operands[1].reg, 29U);
+  EXPECT_EQ(l.functions[0].instructions[1].operands.size(), 2U);
+  EXPECT_THAT(error_of(std::string(kHeader) + "        /*0000*/  STL [R1], R2 (*\"Spill ;\n"),
+              HasSubstr("t.sass:3: expected an annotation '(*\"...\"*)' to end the instruction "
+                        "but found '(*\"Spill'"));
+}
+
 TEST(SassListingErrors, NoFunction) {
   EXPECT_THAT(error_of("// nothing here\n"),
               HasSubstr("t.sass: no function found; expected a SASS listing with a function"));

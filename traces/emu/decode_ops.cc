@@ -65,6 +65,7 @@ constexpr std::array kRows = std::to_array<OpcodeRow>({
     {"R2P", Op::kR2p, Unit::kInt, kNone},
     {"SHFL", Op::kShfl, Unit::kInt, OpShape{1, 1}},
     {"VOTE", Op::kVote, Unit::kInt, OpShape{1, 1}},
+    {"VOTEU", Op::kVote, Unit::kInt, OpShape{1, 1}, true},
     {"FFMA", Op::kFfma, Unit::kFp, kR},
     {"FADD", Op::kFadd, Unit::kFp, kR},
     {"FMUL", Op::kFmul, Unit::kFp, kR},
@@ -315,7 +316,7 @@ std::string decode_opcode(const Instruction& source, Inst& inst, OpShape& shape)
     if (op == Op::kVote) {
       constexpr std::array<std::string_view, 3> modes = {"ALL", "ANY", "EQ"};
       auto it = std::find(modes.begin(), modes.end(), m);
-      if (it == modes.end()) return "unsupported modifier ." + mod + " of VOTE";
+      if (it == modes.end()) return "unsupported modifier ." + mod + " of " + source.opcode;
       inst.sub = static_cast<uint8_t>(it - modes.begin());
       continue;
     }

@@ -251,6 +251,7 @@ class Parser {
   }
 
   void statement(std::string_view s, Instruction& in, uint32_t line) {
+    s = without_annotation(s, line);
     TokenCursor tokens(s);
     std::string_view word = tokens.next();
     if (word.starts_with('@')) {
@@ -295,6 +296,20 @@ class Parser {
       }
       in.operands.push_back(std::move(*op));
     }
+  }
+
+  // nvdisasm marks some instructions after their operands with a note in '(*"..."*)' (the
+  // register allocator's spill code: (*"SpillRefill"*)); it says nothing of what they do.
+  std::string_view without_annotation(std::string_view s, uint32_t line) {
+    const size_t open = s.find("(*\"");
+    if (open == std::string_view::npos) return s;
+    const size_t close = s.find("\"*)", open + 3);
+    if (close == std::string_view::npos || !trim(s.substr(close + 3)).empty()) {
+      fail(line, fmt::format("expected an annotation '(*\"...\"*)' to end the instruction but "
+                             "found '{}'",
+                             excerpt(s.substr(open))));
+    }
+    return trim(s.substr(0, open));
   }
 
   Listing listing_;
