@@ -13,13 +13,17 @@ size_t PagedReference::cache_row(uint32_t seq, uint32_t head, uint32_t token) co
   return ((page * p.kv_heads + head / kGroup) * kPageSize + token % kPageSize) * kHeadDim;
 }
 
-double PagedReference::score(uint32_t row, uint32_t head, uint32_t token) const {
+double PagedReference::dot(uint32_t row, uint32_t head, uint32_t token) const {
   const size_t qrow = (size_t{row} * p.heads() + head) * kHeadDim;
   const size_t krow = cache_row(row / rows_per_sequence, head, token);
-  double dot = 0;
+  double sum = 0;
   for (uint32_t d = 0; d < kHeadDim; ++d)
-    dot += double{bf16_to_float(q[qrow + d])} * bf16_to_float(k[krow + d]);
-  return dot / std::sqrt(double{kHeadDim}) * std::log2(std::exp(1.0));
+    sum += double{bf16_to_float(q[qrow + d])} * bf16_to_float(k[krow + d]);
+  return sum;
+}
+
+double PagedReference::score(uint32_t row, uint32_t head, uint32_t token) const {
+  return dot(row, head, token) / std::sqrt(double{kHeadDim}) * std::log2(std::exp(1.0));
 }
 
 double PagedReference::attend(uint32_t row, uint32_t head, uint32_t begin, uint32_t end,

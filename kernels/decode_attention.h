@@ -117,6 +117,8 @@ struct PagedReference {
 
   // Offset of a token's K/V row (head dimension 128) of head `head`'s KV head.
   size_t cache_row(uint32_t seq, uint32_t head, uint32_t token) const;
+  // Row `row`'s head dotted with a token's K row (exact: the inputs are multiples of 1/8).
+  double dot(uint32_t row, uint32_t head, uint32_t token) const;
   // The scaled score of row `row`'s head against a token, in the exp2 domain.
   double score(uint32_t row, uint32_t head, uint32_t token) const;
   // softmax over [begin, end) times V: the normalised output and the log2-sum-exp2.

@@ -7,6 +7,7 @@
 #include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/bf16_gemm_ws.h"
 #include "kernels/decode_attention.h"
+#include "kernels/decode_attention_tc.h"
 #include "kernels/flash_attention.h"
 #include "kernels/fp8_gemm_wgmma.h"
 #include "kernels/gemm_epilogue.h"
@@ -56,6 +57,7 @@ constexpr std::string_view kKernels[] = {
     kv_append::kKernel,
     decode_attention::kKernel,
     decode_attention::kCombineKernel,
+    decode_attention_tc::kKernel,
     gemm_epilogue::kCastKernel,
     gemm_epilogue::kResidualKernel,
     fp8_gemm_wgmma::kKernel,
@@ -154,6 +156,9 @@ Launch describe_launch(std::string_view kernel, ParamValues values) {
   }
   if (kernel == decode_attention::kCombineKernel) {
     return decode_attention::combine_launch(decode_attention::parse_problem(values));
+  }
+  if (kernel == decode_attention_tc::kKernel) {
+    return decode_attention_tc::launch(decode_attention::parse_problem(values));
   }
   if (kernel == gemm_epilogue::kCastKernel) {
     return gemm_epilogue::launch(gemm_epilogue::kCastKernel, gemm_epilogue::parse_problem(values));

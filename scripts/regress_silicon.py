@@ -64,7 +64,7 @@ NOT_CAPTURED: dict[str, str] = {}
 # error (a misspelt name, a dropped record row).
 AWAITING_MEASUREMENT = {
     "fp8_gemm_wgmma", "bf16_gemm_ws", "rmsnorm", "swiglu", "rope", "kv_append", "decode_attention",
-    "decode_attention_combine", "cast_bf16", "residual_add", "prefill_attention",
+    "decode_attention_combine", "decode_attention_tc", "cast_bf16", "residual_add", "prefill_attention",
     "skinny_gemm_m1", "skinny_gemm_m2", "skinny_gemm_m4", "skinny_gemm_m8",
     "moe_topk_softmax", "moe_align", "moe_permute", "moe_grouped_gemm", "moe_unpermute",
     "spec_verify_attention", "spec_argmax", "spec_accept",

@@ -1,6 +1,6 @@
 // The decode-path kernels of an LLM decoder layer (kernels/rmsnorm.h, swiglu.h, rope.h,
-// kv_append.h, decode_attention.h): their committed sm_80 and sm_90 listings executed on
-// small problems match the CPU references, the traces replay in the timing model with
+// kv_append.h, decode_attention.h, decode_attention_tc.h): their committed sm_80 and sm_90 listings
+// executed on small problems match the CPU references, the traces replay in the timing model with
 // the same warp-instruction count, and the counts follow the kernels' loops.
 #include <gtest/gtest.h>
 
@@ -50,6 +50,8 @@ TEST_P(LlmCapture, KernelsMatchTheirReferencesAndReplay) {
       {"decode_attention_combine", {"3", "1100", "2"}},
       // Contexts 600 and 513: sequence 1's second split holds one token.
       {"decode_attention", {"2", "600", "1"}},
+      {"decode_attention_tc", {"3", "1100", "2"}},
+      {"decode_attention_tc", {"2", "600", "1"}},
       // A column slice (ldc 2064) with a second CTA column of one live warp.
       {"cast_bf16", {"3", "2056", "2064"}},
       {"residual_add", {"3", "2056"}},
@@ -96,6 +98,7 @@ TEST(LlmCaptureChecks, RejectWrongOutputs) {
            {"kv_append", {"4", "2", "1"}},
            {"decode_attention", {"1", "600", "1"}},
            {"decode_attention_combine", {"1", "600", "1"}},
+           {"decode_attention_tc", {"1", "600", "1"}},
            {"cast_bf16", {"2", "64", "68"}},
            {"residual_add", {"2", "64"}}}) {
     SCOPED_TRACE(kernel);

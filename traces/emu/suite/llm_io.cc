@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/decode_attention.h"
+#include "kernels/decode_attention_tc.h"
 #include "kernels/gemm_epilogue.h"
 #include "kernels/kv_append.h"
 #include "kernels/rmsnorm.h"
@@ -72,7 +73,7 @@ bool fill_llm_inputs(const k::Launch& launch, k::ParamValues values, DeviceBuffe
     write_as(b.arg(0), bf16s(b, 0, 1));
     write_as(b.arg(1), bf16s(b, 1, 2));
     write_as(b.arg(4), k::kv_append::slot_mapping(k::kv_append::parse_problem(values)));
-  } else if (name == da::kKernel) {
+  } else if (name == da::kKernel || name == k::decode_attention_tc::kKernel) {
     const auto p = da::parse_problem(values);
     const AttentionInputs in(p);
     write_as(b.arg(0), in.q);
@@ -137,11 +138,14 @@ std::optional<SuiteCheck> check_llm_outputs(const k::Launch& launch, k::ParamVal
     return compare_pair(bf16_floats(b.arg(2)), bf16_floats(b.arg(3)), k::bf16_to_floats(kc),
                         k::bf16_to_floats(vc), 0, 0, name);
   }
-  if (name == da::kKernel || name == da::kCombineKernel) {
+  if (name == da::kKernel || name == da::kCombineKernel ||
+      name == k::decode_attention_tc::kKernel) {
     const auto p = da::parse_problem(values);
     const AttentionInputs in(p);
-    const da::Partials want = da::reference_partials(p, in.q, in.k, in.v);
-    if (name == da::kKernel) {
+    const da::Partials want = name == k::decode_attention_tc::kKernel
+                                  ? k::decode_attention_tc::reference_partials(p, in.q, in.k, in.v)
+                                  : da::reference_partials(p, in.q, in.k, in.v);
+    if (name != da::kCombineKernel) {
       return compare_pair(read_as<float>(b.arg(5)), read_as<float>(b.arg(6)), want.o, want.lse,
                           da::kRelTolerance, da::kAbsTolerance, name);
     }
