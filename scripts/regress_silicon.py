@@ -322,9 +322,10 @@ KERNELS_INTRO = [
     "no run off by more than 25%.",
     "",
     "Rerun: `scripts/regress-silicon.sh --suite kernels --doc docs/SILICON_KERNELS.md`. The",
-    "ratchet test `silicon_kernels_ci` replays every run and fails when the MAPE rises more",
+    "ratchet test `silicon_kernels_ci` replays every run but sgemm_tiled (`--exclude",
+    "'^sgemm_tiled$'`: the suite's longest simulation) and fails when the MAPE rises more",
     "than one point above the `kernels` entry of `tests/silicon/baseline.json`; record an",
-    "improvement with `--suite kernels --write-baseline --baseline-key kernels`. Where the",
+    "improvement with the same selection and `--write-baseline --baseline-key kernels`. Where the",
     "model stands and why: [UBENCH.md](UBENCH.md#the-kernel-suite-on-the-h200).",
     "",
 ]
