@@ -113,6 +113,10 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener, private 
   void issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpInst& wi,
                     std::uint64_t latency_cycles, std::uint64_t dispatch_delay,
                     std::uint64_t interval, Picos now);
+  // Local-memory addresses (each thread's offset) to where the thread's words lie
+  // (sim/local_memory.h), one per active lane in lane order.
+  void spread_local(const Warp& w, unsigned slot, std::uint32_t active_mask,
+                    const isa::StaticInst& si, std::vector<std::uint64_t>& addresses) const;
   void advance(unsigned slot, std::uint64_t earliest);
   // Cycles register-bank conflicts delay the dispatch of the warp's next instruction
   // (updates its reuse cache); sm_register_file.cc.

@@ -6,6 +6,7 @@
 #include "sim/bulk_groups.h"
 #include "sim/cluster_window.h"
 #include "sim/control_bits.h"
+#include "sim/local_memory.h"
 #include "sim/sm.h"
 #include "sim/sm_cta_slot.h"
 #include "sim/sm_pending_access.h"
@@ -46,6 +47,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
       space = isa::MemSpace::kGlobal;
     }
   }
+  if (space == isa::MemSpace::kLocal) spread_local(w, slot, wi.active_mask, si, p.addresses);
   p.slot = slot;
   p.tma = false;
   p.dsmem = dsmem;
@@ -91,6 +93,22 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   access.addresses = addrs;  // p may have moved: acquire_ack_token can grow the table
   lsu_.enter(slot % sub_cores_.size(), si, access, now,
              now + clock_.edge(latency_cycles + dispatch_delay), latency_cycles, interval);
+}
+
+void Sm::spread_local(const Warp& w, unsigned slot, std::uint32_t active_mask,
+                      const isa::StaticInst& si, std::vector<std::uint64_t>& addresses) const {
+  const std::uint64_t window = kernel_of(w).info->local_base;
+  const std::uint64_t window_size = kernel_of(w).local_window_size;
+  const std::uint32_t unit =
+      std::clamp<std::uint32_t>(std::max(si.mem_width_bytes, si.op.access_bytes), 4, 16);
+  std::size_t i = 0;
+  for (unsigned lane = 0; lane < 32 && i < addresses.size(); ++lane) {
+    if ((active_mask >> lane & 1U) == 0) continue;
+    std::uint64_t& a = addresses[i++];
+    // NVBit traces may give the generic address in the local window, capture the offset.
+    const std::uint64_t offset = a >= window && a - window < window_size ? a - window : a;
+    a = local_address(offset, std::uint64_t{id_} * max_threads_ + slot * 32 + lane, unit);
+  }
 }
 
 bool Sm::complete_memory(std::uint64_t cycle, Picos now) {
