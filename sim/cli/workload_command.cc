@@ -1,6 +1,6 @@
 // `sassim workload NAME [--phase decode|prefill] [--batch B] [--context L] [--draft K]
 // [--hidden H] [--heads N] [--kv-heads N] [--ffn F] [--experts E] [--top-k K]
-// [--gemm auto|tiled|skinny|ws] [--tp N] [--ep N] [--arch sm_XY]
+// [--gemm auto|tiled|skinny|ws] [--attention cuda|tc] [--tp N] [--ep N] [--arch sm_XY]
 // [--listings DIR] [-o DIR] [--plain] [--check] [--plan]`: a whole decoder layer executed on the
 // CPU over one device memory and written as one trace folder, its launches in stream order
 // (docs/LLM.md). With --tp N, one rank's shard in OUT/rank-0 with its all-reduces, and
@@ -37,6 +37,7 @@ struct WorkloadCliOptions {
   std::string name;
   std::string phase = "decode";
   std::string gemm = "auto";
+  std::string attention = "cuda";
   wl::LayerOptions layer;
   std::string arch = "sm_90";
   std::string listings;
@@ -101,6 +102,13 @@ std::vector<wl::LayerPlan> make_plans(WorkloadCliOptions& o) {
     o.layer.gemm = wl::GemmChoice::kWarpSpecialised;
   } else {
     throw Error(fmt::format("--gemm {}: expected auto, tiled, skinny or ws", o.gemm));
+  }
+  if (o.attention == "cuda") {
+    o.layer.attention = wl::AttentionChoice::kCudaCores;
+  } else if (o.attention == "tc") {
+    o.layer.attention = wl::AttentionChoice::kTensorCores;
+  } else {
+    throw Error(fmt::format("--attention {}: expected cuda or tc", o.attention));
   }
   o.layer.sm_version = parse_arch(o.arch);
   if (moe && o.layer.ep != 1) return wl::plan_ep_ranks(o.layer);
@@ -315,6 +323,9 @@ void add_workload_command(CLI::App& app) {
                   "step of at most 8 tokens), tiled (the 128 x 128 tensor-core tile), ws "
                   "(sm_90: bf16_gemm_wgmma's warp-specialised twin bf16_gemm_ws, 128 x 256 tiles "
                   "in clusters of two) or auto (skinny where it runs; default)");
+  cmd->add_option("--attention", o->attention,
+                  "a decode step's attention: cuda (decode_attention, the group's heads on the "
+                  "CUDA cores; default) or tc (decode_attention_tc, on the tensor cores)");
   cmd->add_option("--arch", o->arch,
                   "listings: sm_90 (tiled GEMM: bf16_gemm_wgmma from sm_90a; default) or sm_80, "
                   "sm_86, sm_89 (tiled GEMM: hgemm_mma)");

@@ -45,6 +45,10 @@ expect 1 "--gemm skinny: 9 token rows, more than skinny_gemm's 8" -- \
   "$sassim" workload dense-layer --gemm skinny --batch 9 --plan
 expect 1 "--gemm wide: expected auto, tiled, skinny or ws" -- \
   "$sassim" workload dense-layer --gemm wide --plan
+expect 0 " +8 attention +decode_attention_tc +q=q" -- \
+  "$sassim" workload dense-layer --attention tc --plan
+expect 1 "--attention fast: expected cuda or tc" -- \
+  "$sassim" workload dense-layer --attention fast --plan
 expect 0 "M = 4096 tokens, a multiple of the 128-row tile" -- \
   "$sassim" workload dense-layer --phase prefill --plan
 expect 0 "GEMMs \(bf16_gemm_ws\): M = 320 tokens padded to 512 rows \(its 256-row tile" -- \

@@ -128,6 +128,33 @@ TEST(LayerCaptureDraft, VerificationStepChecksPass) {
   }
 }
 
+// --attention tc: the decode step's attention is decode_attention_tc, checked against its
+// reference in the layer, and the combine after it takes its partials.
+TEST(LayerCaptureTensorCoreAttention, ChecksPass) {
+  for (const int sm : {80, 90}) {
+    LayerOptions o = small(sm);
+    o.attention = AttentionChoice::kTensorCores;
+    const LayerPlan plan = plan_dense_layer(o);
+    SCOPED_TRACE(sm);
+    EXPECT_EQ(plan.launches.at(7).kernel, "decode_attention_tc");
+    EXPECT_EQ(plan.launches.at(8).kernel, "decode_attention_combine");
+    test_support::ScratchDir dir("layer_capture_tc_" + std::to_string(sm));
+    LayerCaptureOptions options;
+    options.trace_folder = dir.path() / "layer";
+    options.listings = fs::path(SASSIM_SOURCE_DIR) / "kernels/sass";
+    options.check = true;
+    std::vector<LaunchReport> reports;
+    capture_layer(plan, options, reports);
+    ASSERT_EQ(reports.size(), 18U);
+    for (size_t i = 0; i < reports.size(); ++i) {
+      SCOPED_TRACE(plan.launches[i].step);
+      EXPECT_NE(reports[i].check.find(" values "), std::string::npos) << reports[i].check;
+    }
+    // 2 splits x 1 KV head x 2 sequences, as decode_attention's.
+    EXPECT_EQ(reports.at(7).result.ctas, 4U);
+  }
+}
+
 // A listing folder without one of the layer's kernels is an error naming the step, before
 // anything runs.
 TEST(LayerCaptureErrors, MissingListingNamesTheStep) {

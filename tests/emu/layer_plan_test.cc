@@ -325,6 +325,9 @@ TEST(LayerPlan, BadOptionsNameTheOption) {
   expect_error({.draft = 16}, "--draft 16: expected 0 to 15 draft tokens");
   expect_error({.phase = Phase::kPrefill, .context = 64, .draft = 2},
                "--draft 2 with --phase prefill: draft tokens are verified in a decode step");
+  expect_error({.draft = 2, .attention = AttentionChoice::kTensorCores},
+               "--attention tc with --draft 2: the verification step's attention "
+               "(spec_verify_attention) runs on the CUDA cores only; expected --attention cuda");
   expect_error({.context = 7, .draft = 3},
                "--context 7 with --draft 3: expected at least 2 x (draft + 1) = 8");
   expect_error({.batch = 3, .draft = 3, .gemm = GemmChoice::kSkinny},

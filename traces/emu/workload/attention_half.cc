@@ -4,6 +4,7 @@
 
 #include "ground/error.h"
 #include "kernels/decode_attention.h"
+#include "kernels/decode_attention_tc.h"
 #include "kernels/gemm_epilogue.h"
 #include "kernels/kv_append.h"
 #include "kernels/prefill_attention.h"
@@ -47,6 +48,13 @@ void check_attention_options(const LayerOptions& o) {
           fmt::format("--draft {}: expected 0 to {} draft tokens per sequence (0: a plain "
                       "decode step)",
                       o.draft, sv::kMaxDraft));
+    }
+    if (o.draft > 0 && o.attention == AttentionChoice::kTensorCores) {
+      throw Error(
+          fmt::format("--attention tc with --draft {}: the verification step's "
+                      "attention (spec_verify_attention) runs on the CUDA cores only; "
+                      "expected --attention cuda",
+                      o.draft));
     }
     if (o.draft > 0 && o.context < 2 * (o.draft + 1)) {
       throw Error(
@@ -182,7 +190,10 @@ void AttentionHalf::add_launches(PlanBuilder& b) const {
     const std::vector<std::string> values{u(t), u(o_.context), u(o_.kv_heads)};
     if (o_.draft == 0) {
       b.launch(
-          "attention", da::kKernel, values,
+          "attention",
+          o_.attention == AttentionChoice::kTensorCores ? k::decode_attention_tc::kKernel
+                                                        : da::kKernel,
+          values,
           {at(q_), at(k_cache_), at(v_cache_), at(tables_), at(lens_), at(o_partial_), at(lse_)});
     } else {
       b.launch("attention", sv::kKernel, {u(o_.batch), u(o_.context), u(o_.draft), u(o_.kv_heads)},

@@ -10,6 +10,7 @@
 #include "kernels/bf16_gemm_wgmma.h"
 #include "kernels/bf16_gemm_ws.h"
 #include "kernels/decode_attention.h"
+#include "kernels/decode_attention_tc.h"
 #include "kernels/gemm_epilogue.h"
 #include "kernels/gemm_problem.h"
 #include "kernels/hgemm_mma.h"
@@ -219,7 +220,7 @@ SuiteCheck check_layer_launch(const PlannedLaunch& launch, const DeviceBuffers& 
                           da::kRelTolerance, da::kAbsTolerance, name);
   }
   if (name == sv::kKernel) return check_verify(a);
-  if (name == da::kKernel) {
+  if (name == da::kKernel || name == k::decode_attention_tc::kKernel) {
     const auto p = da::parse_problem(a.values());
     // The references take the problem's block tables and context lengths: the layer
     // wrote those (layer_capture.cc); anything else is not what they would compute.
@@ -229,8 +230,10 @@ SuiteCheck check_layer_launch(const PlannedLaunch& launch, const DeviceBuffers& 
                                  "problem's (kernels/decode_attention.h)",
                                  name)};
     }
-    const da::Partials want = da::reference_partials(
-        p, a.input_as<uint16_t>(0), a.input_as<uint16_t>(1), a.input_as<uint16_t>(2));
+    const auto reference =
+        name == da::kKernel ? da::reference_partials : k::decode_attention_tc::reference_partials;
+    const da::Partials want =
+        reference(p, a.input_as<uint16_t>(0), a.input_as<uint16_t>(1), a.input_as<uint16_t>(2));
     return compare_partials(a, want, name);
   }
   if (name == k::swiglu::kKernel) {

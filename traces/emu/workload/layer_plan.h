@@ -24,6 +24,12 @@ enum class Phase { kDecode, kPrefill };
 // of 256).
 enum class GemmChoice { kAuto, kTiled, kSkinny, kWarpSpecialised };
 
+// A decode step's attention: kCudaCores decode_attention (FMAs of the group's 4 heads on
+// the CUDA cores), kTensorCores decode_attention_tc (the same splits on mma.sync, as
+// serving engines' grouped-query decode kernels). Prefill attention (prefill_attention)
+// and a verification step (spec_verify_attention) have one form each.
+enum class AttentionChoice { kCudaCores, kTensorCores };
+
 // The layer's shape. Defaults: one layer of Llama 3 8B (config.json of
 // meta-llama/Meta-Llama-3-8B: hidden_size 4096, num_attention_heads 32,
 // num_key_value_heads 8, head_dim 4096 / 32 = 128, intermediate_size 14336,
@@ -43,6 +49,7 @@ struct LayerOptions {
   uint32_t model_layers = 32;  // layers of the model the layer stands for (num_hidden_layers)
   int sm_version = 90;         // 80, 86, 89: hgemm_mma; 90: bf16_gemm_wgmma (sm_90a)
   GemmChoice gemm = GemmChoice::kAuto;
+  AttentionChoice attention = AttentionChoice::kCudaCores;
   // moe-layer only. Defaults: Mixtral 8x7B (config.json of mistralai/Mixtral-8x7B-v0.1:
   // num_local_experts 8, num_experts_per_tok 2; its hidden_size 4096, num_attention_heads
   // 32, num_key_value_heads 8, intermediate_size 14336 per expert, rms_norm_eps 1e-5 and
