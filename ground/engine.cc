@@ -14,8 +14,9 @@ namespace sassim {
 namespace {
 
 // Tiles tick on the pool only after a step whose work took at least this long on one
-// thread: handing a step out and waiting for it costs a few microseconds.
-constexpr std::uint64_t kParallelWorkNs = 20'000;
+// thread: handing a step out and waiting for it costs a few microseconds. (A DRAM or L2
+// step of a memory-bound grid takes 5-20 us: at 20 us many ran on one thread.)
+constexpr std::uint64_t kParallelWorkNs = 5'000;
 
 }  // namespace
 
