@@ -13,7 +13,7 @@ _sassim_options_sweep="-h --help -b --backend -j --jobs --threads-per-run -n --d
 _sassim_options_correlate="-h --help --sim --hw -o --out --metric --hw-metric --clock-mhz --num-sms --run --point"
 _sassim_options_capture="-h --help --listing -o --out --plain --check -q --quiet"
 _sassim_options_collective="-h --help --system --system-set --op --bytes --step-factor --dtype --algo --proto --gpus --format"
-_sassim_options_workload="-h --help --phase --batch --context --draft --hidden --heads --kv-heads --ffn --experts --top-k --model-layers --gemm --tp --ep --arch --listings -o --out --plain --check --plan -q --quiet"
+_sassim_options_workload="-h --help --phase --batch --context --draft --hidden --heads --kv-heads --ffn --experts --top-k --model-layers --gemm --attention --tp --ep --arch --listings -o --out --plain --check --plan -q --quiet"
 
 # Preset names: what `sassim config list` prints, else the presets folder of SASSIM_HOME.
 _sassim_presets() {
@@ -62,7 +62,7 @@ _sassim() {
       -c | --config | -s | --set | --sass | -o | --out | -t | --threads | --format | --sample | \
         --progress-every | --top | -b | --backend | -j | --jobs | --threads-per-run | --sim | \
         --hw | --metric | --hw-metric | --clock-mhz | --num-sms | --run | --point | --listing | \
-        --phase | --batch | --context | --draft | --hidden | --heads | --kv-heads | --ffn | --experts | --top-k | --model-layers | --gemm | --tp | --ep | --arch | --listings | \
+        --phase | --batch | --context | --draft | --hidden | --heads | --kv-heads | --ffn | --experts | --top-k | --model-layers | --gemm | --attention | --tp | --ep | --arch | --listings | \
         --system | --system-set | --op | --bytes | --step-factor | --dtype | --algo | --proto | --gpus)
         continue
         ;;
@@ -104,7 +104,11 @@ _sassim() {
       return
       ;;
     --gemm)
-      mapfile -t COMPREPLY < <(compgen -W "auto tiled skinny" -- "$cur")
+      mapfile -t COMPREPLY < <(compgen -W "auto tiled skinny ws" -- "$cur")
+      return
+      ;;
+    --attention)
+      mapfile -t COMPREPLY < <(compgen -W "cuda tc" -- "$cur")
       return
       ;;
     --arch)

@@ -55,6 +55,8 @@ completes "--sample --sass --set --system --system-set" run --s
 completes "run" help ru
 completes "dense-layer" workload d
 completes "decode" workload dense-layer --phase d
+completes "tc" workload dense-layer --attention t
+completes "ws" workload dense-layer --gemm w
 completes "--kv-heads" workload dense-layer --kv
 completes "h200x16-2node h200x8" collective --system h2
 completes "all_gather all_reduce alltoall" collective --system h100x8 --op a
