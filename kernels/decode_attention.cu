@@ -4,6 +4,7 @@
 #include "kernels/bf16_vec.cuh"
 #include "kernels/cuda_host.cuh"
 #include "kernels/decode_attention.h"
+#include "kernels/decode_host.cuh"
 #include "kernels/values.h"
 
 namespace {
@@ -211,39 +212,18 @@ namespace {
 
 bool run(std::string_view kernel, sassim::kernels::ParamValues values) {
   using namespace sassim::kernels;
-  const auto p = cfg::parse_problem(values);
-  std::vector<uint16_t> hq(size_t{p.batch} * p.heads() * cfg::kHeadDim);
-  std::vector<uint16_t> hk(cfg::cache_bytes(p) / 2), hv(hk.size());
-  fill_dyadic_bf16(hq, 1);
-  fill_dyadic_bf16(hk, 2);
-  fill_dyadic_bf16(hv, 3);
-  const std::vector<int32_t> tables = cfg::block_tables(p), lens = cfg::context_lens(p);
-  const cfg::Partials want = cfg::reference_partials(p, hq, hk, hv);
-  DeviceBuffer<uint16_t> dq(hq), dk(hk), dv(hv);
-  DeviceBuffer<int32_t> dtables(tables), dlens(lens);
-  DeviceBuffer<float> dpartial(want.o.size()), dlse(want.lse.size());
+  cfg::DecodeRun run(values, cfg::reference_partials);
+  run.launch(::decode_attention, cfg::launch(run.p));
+  if (kernel == cfg::kKernel) return run.check_partials(cfg::kKernel);
+  const cfg::Problem& p = run.p;
   DeviceBuffer<float> dout(size_t{p.batch} * p.heads() * cfg::kHeadDim);
-  const Launch config = cfg::launch(p);
-  print_launch(config);
-  ::decode_attention<<<to_dim3(config.grid), to_dim3(config.block)>>>(
-      reinterpret_cast<const uint4*>(dq.get()), reinterpret_cast<const uint4*>(dk.get()),
-      reinterpret_cast<const uint4*>(dv.get()), dtables.get(), dlens.get(), dpartial.get(),
-      dlse.get());
-  finish_launch();
-  if (kernel == cfg::kKernel) {
-    const bool o_ok = check_close(dpartial.download(), want.o, cfg::kRelTolerance,
-                                  cfg::kAbsTolerance, "decode_attention o_partial");
-    const bool lse_ok = check_close(dlse.download(), want.lse, cfg::kRelTolerance,
-                                    cfg::kAbsTolerance, "decode_attention lse");
-    return o_ok && lse_ok;
-  }
   const Launch combine = cfg::combine_launch(p);
   print_launch(combine);
   ::decode_attention_combine<<<to_dim3(combine.grid), to_dim3(combine.block)>>>(
-      dpartial.get(), dlse.get(), dlens.get(), dout.get(), p.splits());
+      run.dpartial.get(), run.dlse.get(), run.dlens.get(), dout.get(), p.splits());
   finish_launch();
-  return check_close(dout.download(), cfg::reference_naive(p, hq, hk, hv), cfg::kRelTolerance,
-                     cfg::kAbsTolerance, "decode_attention_combine");
+  return check_close(dout.download(), cfg::reference_naive(p, run.q, run.k, run.v),
+                     cfg::kRelTolerance, cfg::kAbsTolerance, "decode_attention_combine");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "kernels/cuda_host.cuh"
 #include "kernels/decode_attention_tc.h"
+#include "kernels/decode_host.cuh"
 #include "kernels/decode_split.cuh"
 #include "kernels/mma_bf16_sm80.cuh"
 #include "kernels/values.h"
@@ -184,29 +185,9 @@ namespace {
 
 bool run(std::string_view, sassim::kernels::ParamValues values) {
   using namespace sassim::kernels;
-  const auto p = cfg::parse_problem(values);
-  std::vector<uint16_t> hq(size_t{p.batch} * p.heads() * cfg::kHeadDim);
-  std::vector<uint16_t> hk(cfg::cache_bytes(p) / 2), hv(hk.size());
-  fill_dyadic_bf16(hq, 1);
-  fill_dyadic_bf16(hk, 2);
-  fill_dyadic_bf16(hv, 3);
-  const std::vector<int32_t> tables = cfg::block_tables(p), lens = cfg::context_lens(p);
-  const cfg::Partials want = decode_attention_tc::reference_partials(p, hq, hk, hv);
-  DeviceBuffer<uint16_t> dq(hq), dk(hk), dv(hv);
-  DeviceBuffer<int32_t> dtables(tables), dlens(lens);
-  DeviceBuffer<float> dpartial(want.o.size()), dlse(want.lse.size());
-  const Launch config = decode_attention_tc::launch(p);
-  print_launch(config);
-  ::decode_attention_tc<<<to_dim3(config.grid), to_dim3(config.block)>>>(
-      reinterpret_cast<const uint4*>(dq.get()), reinterpret_cast<const uint4*>(dk.get()),
-      reinterpret_cast<const uint4*>(dv.get()), dtables.get(), dlens.get(), dpartial.get(),
-      dlse.get());
-  finish_launch();
-  const bool o_ok = check_close(dpartial.download(), want.o, cfg::kRelTolerance, cfg::kAbsTolerance,
-                                "decode_attention_tc o_partial");
-  const bool lse_ok = check_close(dlse.download(), want.lse, cfg::kRelTolerance, cfg::kAbsTolerance,
-                                  "decode_attention_tc lse");
-  return o_ok && lse_ok;
+  cfg::DecodeRun run(values, decode_attention_tc::reference_partials);
+  run.launch(::decode_attention_tc, decode_attention_tc::launch(run.p));
+  return run.check_partials(decode_attention_tc::kKernel);
 }
 
 }  // namespace
