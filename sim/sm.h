@@ -115,8 +115,8 @@ class Sm final : public ClockedUnit, private ClusterEndpoint::Listener, private 
                     std::uint64_t interval, Picos now);
   // Local-memory addresses (each thread's offset) to where the thread's words lie
   // (sim/local_memory.h), one per active lane in lane order.
-  void spread_local(const Warp& w, unsigned slot, std::uint32_t active_mask,
-                    const isa::StaticInst& si, std::vector<std::uint64_t>& addresses) const;
+  void spread_local(const KernelContext& kernel, unsigned slot, std::uint32_t active_mask,
+                    std::uint32_t bytes_per_thread, std::vector<std::uint64_t>& addresses) const;
   void advance(unsigned slot, std::uint64_t earliest);
   // Cycles register-bank conflicts delay the dispatch of the warp's next instruction
   // (updates its reuse cache); sm_register_file.cc.

@@ -47,7 +47,13 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
       space = isa::MemSpace::kGlobal;
     }
   }
-  if (space == isa::MemSpace::kLocal) spread_local(w, slot, wi.active_mask, si, p.addresses);
+  // The wider of what the trace recorded and what the opcode moves: traces record 2
+  // bytes for LDSM, whose threads each address a 16-byte matrix row.
+  std::uint8_t bytes_per_thread = std::max(si.mem_width_bytes, si.op.access_bytes);
+  if (bytes_per_thread == 0) bytes_per_thread = 4;
+  if (space == isa::MemSpace::kLocal) {
+    spread_local(kernel_of(w), slot, wi.active_mask, bytes_per_thread, p.addresses);
+  }
   p.slot = slot;
   p.tma = false;
   p.dsmem = dsmem;
@@ -83,10 +89,7 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
   }
   access.space = space;
   access.kind = si.op.mem;
-  // The wider of what the trace recorded and what the opcode moves: traces record 2
-  // bytes for LDSM, whose threads each address a 16-byte matrix row.
-  access.bytes_per_thread = std::max(si.mem_width_bytes, si.op.access_bytes);
-  if (access.bytes_per_thread == 0) access.bytes_per_thread = 4;
+  access.bytes_per_thread = bytes_per_thread;
   access.active_mask = wi.active_mask;
   access.l1_bypass = si.op.l1_bypass;
   access.l1_policy = si.op.l1_policy;
@@ -95,12 +98,11 @@ void Sm::issue_memory(unsigned slot, const isa::StaticInst& si, const isa::WarpI
              now + clock_.edge(latency_cycles + dispatch_delay), latency_cycles, interval);
 }
 
-void Sm::spread_local(const Warp& w, unsigned slot, std::uint32_t active_mask,
-                      const isa::StaticInst& si, std::vector<std::uint64_t>& addresses) const {
-  const std::uint64_t window = kernel_of(w).info->local_base;
-  const std::uint64_t window_size = kernel_of(w).local_window_size;
-  const std::uint32_t unit =
-      std::clamp<std::uint32_t>(std::max(si.mem_width_bytes, si.op.access_bytes), 4, 16);
+void Sm::spread_local(const KernelContext& kernel, unsigned slot, std::uint32_t active_mask,
+                      std::uint32_t bytes_per_thread, std::vector<std::uint64_t>& addresses) const {
+  const std::uint64_t window = kernel.info->local_base;
+  const std::uint64_t window_size = kernel.local_window_size;
+  const std::uint32_t unit = std::clamp<std::uint32_t>(bytes_per_thread, 4, 16);
   std::size_t i = 0;
   for (unsigned lane = 0; lane < 32 && i < addresses.size(); ++lane) {
     if ((active_mask >> lane & 1U) == 0) continue;
