@@ -95,6 +95,23 @@ TEST_P(LayerCapture, ChecksPassAndTensorsAreShared) {
 INSTANTIATE_TEST_SUITE_P(ArchsAndGemms, LayerCapture,
                          ::testing::Combine(::testing::Values(80, 90), ::testing::Bool()));
 
+// Captures `plan` into `folder` with every launch checked; each launch's check must have
+// compared values.
+std::vector<LaunchReport> capture_checked(const LayerPlan& plan, const fs::path& folder) {
+  LayerCaptureOptions options;
+  options.trace_folder = folder;
+  options.listings = fs::path(SASSIM_SOURCE_DIR) / "kernels/sass";
+  options.check = true;
+  std::vector<LaunchReport> reports;
+  capture_layer(plan, options, reports);
+  EXPECT_EQ(reports.size(), plan.launches.size());
+  for (size_t i = 0; i < reports.size(); ++i) {
+    SCOPED_TRACE(plan.launches[i].step);
+    EXPECT_NE(reports[i].check.find(" values "), std::string::npos) << reports[i].check;
+  }
+  return reports;
+}
+
 // --draft: the verification step of 2 sequences x 4 rows (skinny_gemm_m8) and of 2 x 5
 // rows (the tiled GEMM), every launch checked, the attention spec_verify_attention and the
 // combine over its rows, and the folder's workload.txt counting the verified rows.
@@ -106,20 +123,11 @@ TEST(LayerCaptureDraft, VerificationStepChecksPass) {
     SCOPED_TRACE(std::to_string(sm) + " draft " + std::to_string(draft));
     EXPECT_EQ(plan.launches.at(7).kernel, "spec_verify_attention");
     test_support::ScratchDir dir("layer_capture_draft_" + std::to_string(sm));
-    LayerCaptureOptions options;
-    options.trace_folder = dir.path() / "layer";
-    options.listings = fs::path(SASSIM_SOURCE_DIR) / "kernels/sass";
-    options.check = true;
-    std::vector<LaunchReport> reports;
-    capture_layer(plan, options, reports);
+    const std::vector<LaunchReport> reports = capture_checked(plan, dir.path() / "layer");
     ASSERT_EQ(reports.size(), 18U);
-    for (size_t i = 0; i < reports.size(); ++i) {
-      SCOPED_TRACE(plan.launches[i].step);
-      EXPECT_NE(reports[i].check.find(" values "), std::string::npos) << reports[i].check;
-    }
     // 2 splits x 1 KV head x 2 (draft + 1) rows.
     EXPECT_EQ(reports.at(7).result.ctas, 2U * 2 * (draft + 1));
-    std::ifstream info(options.trace_folder / "workload.txt");
+    std::ifstream info(dir.path() / "layer" / "workload.txt");
     std::stringstream text;
     text << info.rdbuf();
     EXPECT_NE(text.str().find("tokens " + std::to_string(2 * (draft + 1)) + "\n"),
@@ -139,17 +147,8 @@ TEST(LayerCaptureTensorCoreAttention, ChecksPass) {
     EXPECT_EQ(plan.launches.at(7).kernel, "decode_attention_tc");
     EXPECT_EQ(plan.launches.at(8).kernel, "decode_attention_combine");
     test_support::ScratchDir dir("layer_capture_tc_" + std::to_string(sm));
-    LayerCaptureOptions options;
-    options.trace_folder = dir.path() / "layer";
-    options.listings = fs::path(SASSIM_SOURCE_DIR) / "kernels/sass";
-    options.check = true;
-    std::vector<LaunchReport> reports;
-    capture_layer(plan, options, reports);
+    const std::vector<LaunchReport> reports = capture_checked(plan, dir.path() / "layer");
     ASSERT_EQ(reports.size(), 18U);
-    for (size_t i = 0; i < reports.size(); ++i) {
-      SCOPED_TRACE(plan.launches[i].step);
-      EXPECT_NE(reports[i].check.find(" values "), std::string::npos) << reports[i].check;
-    }
     // 2 splits x 1 KV head x 2 sequences, as decode_attention's.
     EXPECT_EQ(reports.at(7).result.ctas, 4U);
   }
